@@ -1,0 +1,37 @@
+/**
+ * mcp-toolkit public API. Every symbol is exported by name; nothing else is public.
+ */
+export {
+  ToolkitError,
+  DuplicateToolError,
+  InvalidToolError,
+  UserError,
+  InvalidPathError,
+  DocumentNotFoundError,
+  DocumentReadError,
+  ServerStateError,
+  type ToolkitErrorCode,
+} from './errors.js';
+export { createDefaultLogger, type Logger } from './logger.js';
+
+export { Tool, defineTool, type ToolDefinition, type ToolSpec, type ListedTool } from './registry/tool.js';
+export { ToolPackage, type ToolPackageOptions } from './registry/tool-package.js';
+export { ToolRegistry, type ToolState, type RegistryChange } from './registry/tool-registry.js';
+export type { ToolContext, ToolLogger, ToolProgress } from './registry/tool-context.js';
+export type { ToolReturn } from './registry/tool-result.js';
+export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
+
+export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
+export type { ServerInfo } from './mcp/server-info.js';
+export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
+export type { ChangeSink } from './mcp/live-views.js';
+
+export { DocumentStore, type DocumentResource, type DocumentReadContents } from './documents/document-store.js';
+export type { FileDocumentConfig, FolderDocumentConfig } from './documents/document-config.js';
+export {
+  ConverterRegistry,
+  createDefaultConverters,
+} from './converters/converter-registry.js';
+export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
+
+export { createDocumentTools } from './tools/document-tools.js';

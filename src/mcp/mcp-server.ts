@@ -1,0 +1,179 @@
+import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
+import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
+import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
+import { createDefaultLogger, type Logger } from '../logger.js';
+import type { Tool } from '../registry/tool.js';
+import type { ToolPackage } from '../registry/tool-package.js';
+import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
+import { LiveViews } from './live-views.js';
+import type { ServerInfo } from './server-info.js';
+import { createView, type ViewModel } from './view.js';
+
+export type { ServerInfo } from './server-info.js';
+
+/** Options shared by every server class. */
+export interface BaseMcpServerOptions {
+  /** Where the toolkit logs (never stdout). Default: pino to stderr, level from `MCP_TOOLKIT_LOG_LEVEL` or `info`. */
+  logger?: Logger;
+  /** Document store to use (e.g. with custom converters or limits). Default: a new `DocumentStore()`. */
+  documents?: DocumentStore;
+}
+
+/**
+ * Abstract base of every MCP server in the toolkit (contract: `seeds/base-mcp-server-api.txt`).
+ *
+ * It owns the *model*: a {@link ToolRegistry} (every registered tool plus the disabled
+ * set) and a {@link DocumentStore}. Each SDK server that talks to a client is a *view*
+ * materialized from the model by {@link BaseMcpServer.createFreshMcpServer}; views read
+ * the model on every request, so enabling/disabling a tool or registering a tool or a
+ * document, before or after `start()`, reaches every live view and every view made
+ * later, and each connected client is sent exactly one `list_changed` per change.
+ *
+ * Subclasses implement {@link BaseMcpServer.start} (see `StdioMcpServer`, `HttpMcpServer`).
+ */
+export abstract class BaseMcpServer {
+  /** The model's tool inventory and enable state (shared by every view). */
+  readonly registry = new ToolRegistry();
+  /** Registered documents and folders (shared by every view). */
+  readonly documents: DocumentStore;
+  /** Toolkit diagnostics go here (stderr by default). */
+  protected readonly logger: Logger;
+  /** Every live view plus other change sinks; changes fan out through it. */
+  protected readonly views: LiveViews;
+  readonly #model: ViewModel;
+  #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
+
+  /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
+  constructor(
+    protected readonly serverInfo: ServerInfo,
+    options: BaseMcpServerOptions = {},
+  ) {
+    this.logger = options.logger ?? createDefaultLogger();
+    this.documents = options.documents ?? new DocumentStore();
+    const onError = (error: unknown) => this.logger.warn({ err: error }, 'MCP view error');
+    this.views = new LiveViews(onError);
+    this.#model = {
+      serverInfo,
+      registry: this.registry,
+      documents: this.documents,
+      onError,
+      instructions: () => {
+        const parts = [serverInfo.instructions, ...this.registry.instructions()].filter(Boolean);
+        return parts.length > 0 ? parts.join('\n\n') : undefined;
+      },
+    };
+    this.registry.onChange((change) => {
+      if (change.toolsChanged) this.views.toolsChanged();
+    });
+    this.documents.onChange((event) => {
+      if (event.type === 'list_changed') this.views.resourcesChanged();
+      else this.views.resourceUpdated(event.uri);
+    });
+  }
+
+  /**
+   * Registers a tool, or every tool of a package (all-or-nothing). Allowed after
+   * `start()`: the tool appears on every live view and clients get `list_changed`.
+   * A name that is in the disabled set starts disabled.
+   * @throws DuplicateToolError when a tool name is already registered.
+   * @throws InvalidToolError when a tool's schema cannot be compiled.
+   */
+  registerTool(item: Tool<never> | ToolPackage): void {
+    this.registry.register(item);
+  }
+
+  /**
+   * Replaces the whole disabled set; `[]` re-enables every tool. Disabled tools vanish
+   * from `tools/list` and are rejected on `tools/call` on every live and future view.
+   * Unknown names never throw; they apply when a tool of that name is registered.
+   */
+  setDisabledTools(names: readonly string[]): void {
+    this.registry.setDisabled(names);
+  }
+
+  /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
+  disableTool(name: string): void {
+    this.registry.disable(name);
+  }
+
+  /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
+  enableTool(name: string): void {
+    this.registry.enable(name);
+  }
+
+  /** Every registered tool with its enabled state, in registration order (for a settings UI). */
+  getToolStates(): readonly ToolState[] {
+    return this.registry.snapshot();
+  }
+
+  /**
+   * Registers one file as a resource, read lazily on `resources/read`. The name
+   * defaults to the file's basename. Allowed after `start()` (clients get `list_changed`).
+   * @throws InvalidPathError (`NOT_A_FILE`) when the path is missing or not a file.
+   */
+  registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
+    return this.documents.registerDocument(pathOrConfig);
+  }
+
+  /**
+   * Registers every matching file under a folder (recursive) as a resource named by
+   * its path relative to the folder. No match registers nothing.
+   * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
+   */
+  registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
+    return this.documents.registerFolder(pathOrConfig);
+  }
+
+  /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
+  abstract start(): Promise<void>;
+
+  /**
+   * Runs {@link onStop}, then closes every view and the document store. Idempotent.
+   * After it resolves no socket, timer or watcher of the server keeps the process alive.
+   */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopping' || this.#state === 'stopped') return;
+    this.#state = 'stopping';
+    try {
+      await this.onStop();
+    } finally {
+      await this.views.closeAll();
+      await this.documents.close();
+      this.#state = 'stopped';
+    }
+  }
+
+  /** True between a successful `start()` and `stop()`. */
+  get isRunning(): boolean {
+    return this.#state === 'started';
+  }
+
+  /** Subclasses call this at the end of a successful `start()`. */
+  protected markStarted(): void {
+    this.#state = 'started';
+  }
+
+  /** Lifecycle hook run first by {@link stop}; override to close transport resources. */
+  protected async onStop(): Promise<void> {}
+
+  /**
+   * Creates a brand-new SDK server (a view) with every registered tool and document,
+   * tracked as live until it closes so later changes reach its client. Used once per
+   * stdio connection and once per legacy HTTP session.
+   *
+   * @param _context - the SDK factory context (era, auth info) when called from an SDK entry.
+   */
+  protected createFreshMcpServer(_context?: McpRequestContext): Server {
+    const view = createView(this.#model);
+    this.views.add(view);
+    return view;
+  }
+
+  /**
+   * Like {@link createFreshMcpServer} but not tracked: for per-request views (2026-07-28
+   * over HTTP) whose change notifications travel through the handler's notifier instead.
+   */
+  protected createRequestScopedServer(): Server {
+    return createView(this.#model);
+  }
+}

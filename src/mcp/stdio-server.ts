@@ -1,0 +1,66 @@
+import type { Readable, Writable } from 'node:stream';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { ServerStateError } from '../errors.js';
+import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
+import type { ServerInfo } from './server-info.js';
+
+/** Options of {@link StdioMcpServer}. */
+export interface StdioMcpServerOptions extends BaseMcpServerOptions {
+  /** Input stream (default `process.stdin`). */
+  stdin?: Readable;
+  /** Output stream, JSON-RPC only (default `process.stdout`). */
+  stdout?: Writable;
+}
+
+/**
+ * Serves one MCP client over stdio (MCP "Transports / stdio"), in whichever era the
+ * client opens with: a 2025-11-25 (or older) `initialize` handshake, or a 2026-07-28
+ * client (per-request `_meta`, `server/discover`, change notifications on its
+ * `subscriptions/listen` streams). Built on the SDK's `serveStdio`, which pins the era
+ * from the first message and asks this server for one view per connection.
+ *
+ * Only JSON-RPC is written to stdout. When stdin closes the server stops itself
+ * (running `onStop()`, closing views and watchers), so the process can exit.
+ */
+export class StdioMcpServer extends BaseMcpServer {
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  #handle?: { close(): Promise<void> };
+  #closed?: Promise<void>;
+
+  constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
+    super(serverInfo, options);
+    this.#stdin = options.stdin ?? process.stdin;
+    this.#stdout = options.stdout ?? process.stdout;
+  }
+
+  /**
+   * Starts reading JSON-RPC from stdin.
+   * @throws ServerStateError when called twice or after `stop()`.
+   */
+  async start(): Promise<void> {
+    if (this.#handle) throw new ServerStateError('StdioMcpServer.start() was already called.');
+    const transport = new StdioServerTransport(this.#stdin, this.#stdout);
+    this.#handle = serveStdio((context) => this.createFreshMcpServer(context), {
+      transport,
+      onerror: (error) => this.logger.debug({ err: error }, 'stdio connection event'),
+    });
+    this.#closed = new Promise<void>((resolve) => {
+      const onEnd = () => {
+        this.#stdin.off('end', onEnd).off('close', onEnd);
+        this.stop().finally(resolve);
+      };
+      this.#stdin.once('end', onEnd).once('close', onEnd);
+    });
+    this.markStarted();
+  }
+
+  /** Resolves once the connection has ended (stdin closed) and the server has stopped. */
+  waitUntilClosed(): Promise<void> {
+    return this.#closed ?? Promise.resolve();
+  }
+
+  protected override async onStop(): Promise<void> {
+    await this.#handle?.close();
+  }
+}

@@ -1,0 +1,69 @@
+import { fromJsonSchema, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { InvalidToolError } from '../errors.js';
+
+/** A plain JSON Schema object (draft 2020-12), as MCP puts it in `inputSchema`. */
+export type JsonSchemaObject = { type?: string; [key: string]: unknown };
+
+/**
+ * What a tool may give as `inputSchema` / `outputSchema`: any Standard Schema that
+ * also converts to JSON Schema (zod 4, ArkType, Valibot via its adapter), or a plain
+ * JSON Schema object (validated with the SDK's AJV-backed validator).
+ */
+export type ToolSchema = StandardSchemaWithJSON | JsonSchemaObject;
+
+/** A schema compiled once at registration: its wire JSON form and a validator. */
+export interface CompiledSchema {
+  /** The JSON Schema sent in `tools/list` (always an object schema). */
+  readonly json: Record<string, unknown>;
+  /** Validates a value; returns the parsed value or a list of human-readable issues. */
+  validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; issues: string[] }>;
+}
+
+const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = Object.freeze({ type: 'object', properties: {} });
+
+function isStandardSchema(schema: ToolSchema): schema is StandardSchemaWithJSON {
+  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+}
+
+/** Renders a Standard Schema issue as `field.path: message` so the caller knows which field is wrong. */
+function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string {
+  const path = (issue.path ?? []).map((segment) =>
+    typeof segment === 'object' && segment !== null ? String(segment.key) : String(segment),
+  );
+  return path.length > 0 ? `${path.join('.')}: ${issue.message}` : issue.message;
+}
+
+/**
+ * Compiles a tool schema once, so listing and calling never convert again.
+ *
+ * @param schema - the schema as given by the tool (`undefined` means "no arguments").
+ * @param label - used in error messages, e.g. `tool "search" inputSchema`.
+ * @throws InvalidToolError when the schema cannot be converted to an object JSON Schema.
+ */
+export function compileSchema(schema: ToolSchema | undefined, label: string): CompiledSchema {
+  if (schema === undefined) {
+    return { json: EMPTY_OBJECT_SCHEMA, validate: async (value) => ({ ok: true, value: value ?? {} }) };
+  }
+  let standard: StandardSchemaWithJSON;
+  let json: Record<string, unknown>;
+  try {
+    standard = isStandardSchema(schema) ? schema : fromJsonSchema(schema as never);
+    json = isStandardSchema(schema)
+      ? schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
+      : (schema as Record<string, unknown>);
+  } catch (error) {
+    throw new InvalidToolError(`${label} cannot be converted to JSON Schema: ${(error as Error).message}`);
+  }
+  if (json.type !== 'object') {
+    throw new InvalidToolError(`${label} must describe an object (JSON Schema "type": "object"), got ${String(json.type)}.`);
+  }
+  const { $schema: _drop, ...wire } = json;
+  return {
+    json: Object.freeze(wire),
+    async validate(value) {
+      const result = await standard['~standard'].validate(value ?? {});
+      if (result.issues) return { ok: false, issues: result.issues.map(formatIssue) };
+      return { ok: true, value: result.value };
+    },
+  };
+}

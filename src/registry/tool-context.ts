@@ -1,0 +1,43 @@
+import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server';
+
+/** Progress of a long tool call; `total` and `message` are optional (MCP `notifications/progress`). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A logger that sends MCP log notifications to the calling client, honouring its log level. */
+export interface ToolLogger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+/**
+ * What a tool's `execute(args, context)` receives about the call it serves.
+ * Built per call by the server view; fields that the transport does not know are `undefined`.
+ */
+export interface ToolContext {
+  /** Fires when the client cancels the call or its connection closes; `signal.reason` tells which. */
+  readonly signal: AbortSignal;
+  /** JSON-RPC id of the `tools/call` request. */
+  readonly requestId: string | number;
+  /** Legacy HTTP session id (`Mcp-Session-Id`), when there is one. */
+  readonly sessionId?: string;
+  /** Auth info produced by the HTTP `authenticate` hook, when configured. */
+  readonly authInfo?: AuthInfo;
+  /** The calling client's name and version, when the client sent them. */
+  readonly clientInfo?: Implementation;
+  /** The calling client's declared capabilities. */
+  readonly clientCapabilities?: ClientCapabilities;
+  /** Protocol era of the call: `legacy` (2025-11-25 and earlier) or `modern` (2026-07-28). */
+  readonly era: 'legacy' | 'modern';
+  /** Sends `notifications/progress`; a no-op when the client gave no progress token. */
+  reportProgress(progress: ToolProgress): Promise<void>;
+  /** Logs to the client (MCP logging); dropped below the client's chosen level. */
+  readonly log: ToolLogger;
+}
+
+export type { LoggingLevel };

@@ -1,0 +1,49 @@
+import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
+import { ToolkitError, UserError } from '../errors.js';
+
+/**
+ * What a tool's `execute()` may return:
+ * - a string (sent as one text content block),
+ * - an array of MCP content blocks,
+ * - a full `CallToolResult` (`{ content, structuredContent?, isError? }`),
+ * - any other JSON value: sent as pretty JSON text, and as `structuredContent` when it is an object.
+ */
+export type ToolReturn = string | ContentBlock[] | CallToolResult | Record<string, unknown> | number | boolean | null | undefined;
+
+function isCallToolResult(value: object): value is CallToolResult {
+  return Array.isArray((value as { content?: unknown }).content);
+}
+
+/** Turns any {@link ToolReturn} into a `CallToolResult` (MCP `tools/call` result shape). */
+export function toCallToolResult(value: ToolReturn): CallToolResult {
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (value === undefined || value === null) return { content: [] };
+  if (Array.isArray(value)) return { content: value };
+  if (typeof value === 'object') {
+    if (isCallToolResult(value)) return value;
+    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+  }
+  return { content: [{ type: 'text', text: String(value) }] };
+}
+
+/**
+ * Turns an error thrown by a tool into a result with `isError: true` whose text a
+ * person can act on. `UserError` messages go out verbatim; other errors are
+ * prefixed with the tool name so the caller knows where it failed.
+ */
+export function errorToCallToolResult(toolName: string, error: unknown): CallToolResult {
+  let text: string;
+  if (error instanceof UserError) text = error.message;
+  else if (error instanceof ToolkitError) text = `Tool "${toolName}" failed: ${error.message}`;
+  else if (error instanceof Error) text = `Tool "${toolName}" failed: ${error.message || error.name}`;
+  else text = `Tool "${toolName}" failed: ${String(error)}`;
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** Result sent when `tools/call` arguments fail the tool's input schema; names each bad field. */
+export function invalidArgumentsResult(toolName: string, issues: string[]): CallToolResult {
+  return {
+    content: [{ type: 'text', text: `Invalid arguments for tool "${toolName}": ${issues.join('; ')}` }],
+    isError: true,
+  };
+}

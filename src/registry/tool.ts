@@ -1,0 +1,126 @@
+import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
+import { InvalidToolError } from '../errors.js';
+import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
+import type { ToolContext } from './tool-context.js';
+import type { ToolReturn } from './tool-result.js';
+
+/** Tool names per MCP 2025-11-25 "Tool names": 1-128 chars of A-Z a-z 0-9 _ - . */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The static description of a tool: what `tools/list` shows. */
+export interface ToolDefinition {
+  /** Unique name, 1-128 characters from `A-Z a-z 0-9 _ - .` (MCP tool naming rule). */
+  name: string;
+  /** Human-readable display name. */
+  title?: string;
+  /** What the tool does, written for the model. */
+  description?: string;
+  /** Arguments: zod 4 / any Standard Schema with JSON Schema, or a plain JSON Schema object. Omitted = no arguments. */
+  inputSchema?: ToolSchema;
+  /** Shape of `structuredContent` in results (same forms as `inputSchema`). */
+  outputSchema?: ToolSchema;
+  /** MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title). */
+  annotations?: ToolAnnotations;
+  /** Icons shown by clients (MCP `Icon[]`). */
+  icons?: Icon[];
+  /** Free-form `_meta` passed through in `tools/list`. */
+  _meta?: Record<string, unknown>;
+}
+
+/** The wire form of a tool in `tools/list` (MCP `Tool`). */
+export type ListedTool = Readonly<Record<string, unknown>> & { readonly name: string };
+
+/**
+ * A tool: a name, schemas and an `execute(args, context)` method.
+ *
+ * Subclass it and implement `execute`, or use {@link defineTool} for a one-off.
+ * What `execute` returns is described by {@link ToolReturn}; anything it throws is
+ * sent to the caller as a tool result with `isError: true` (throw `UserError` for
+ * messages meant for the caller). Arguments are validated against `inputSchema`
+ * before `execute` runs.
+ *
+ * @throws InvalidToolError from the constructor when the name breaks the MCP naming
+ *   rule or a schema is not an object schema.
+ */
+export abstract class Tool<Args = Record<string, unknown>> {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly annotations?: ToolAnnotations;
+  readonly icons?: Icon[];
+  readonly inputSchema?: ToolSchema;
+  readonly outputSchema?: ToolSchema;
+  readonly _meta?: Record<string, unknown>;
+  #compiled?: { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool };
+
+  constructor(definition: ToolDefinition) {
+    if (!TOOL_NAME.test(definition.name)) {
+      throw new InvalidToolError(
+        `Invalid tool name "${definition.name}": use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and ".".`,
+      );
+    }
+    this.name = definition.name;
+    this.title = definition.title;
+    this.description = definition.description;
+    this.annotations = definition.annotations;
+    this.icons = definition.icons;
+    this.inputSchema = definition.inputSchema;
+    this.outputSchema = definition.outputSchema;
+    this._meta = definition._meta;
+  }
+
+  /** Runs the tool. `args` has passed `inputSchema` validation. */
+  abstract execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;
+
+  /**
+   * Schemas compiled once and the frozen `tools/list` entry, built on first use so
+   * listing 1,000 tools costs no schema conversion after the first time.
+   * @throws InvalidToolError when a schema is unusable.
+   */
+  compiled(): { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool } {
+    if (this.#compiled) return this.#compiled;
+    const input = compileSchema(this.inputSchema, `Tool "${this.name}" inputSchema`);
+    const output = this.outputSchema ? compileSchema(this.outputSchema, `Tool "${this.name}" outputSchema`) : undefined;
+    const listed: Record<string, unknown> = { name: this.name, inputSchema: input.json };
+    if (this.title !== undefined) listed.title = this.title;
+    if (this.description !== undefined) listed.description = this.description;
+    if (output) listed.outputSchema = output.json;
+    if (this.annotations !== undefined) listed.annotations = this.annotations;
+    if (this.icons !== undefined) listed.icons = this.icons;
+    if (this._meta !== undefined) listed._meta = this._meta;
+    this.#compiled = { input, output, listed: Object.freeze(listed) as ListedTool };
+    return this.#compiled;
+  }
+}
+
+/** A {@link ToolDefinition} plus its `execute` function, for {@link defineTool}. */
+export interface ToolSpec<Args> extends ToolDefinition {
+  execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;
+}
+
+class FunctionTool<Args> extends Tool<Args> {
+  readonly #run: ToolSpec<Args>['execute'];
+  constructor(spec: ToolSpec<Args>) {
+    super(spec);
+    this.#run = spec.execute;
+  }
+  execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn> {
+    return this.#run(args, context);
+  }
+}
+
+/**
+ * Creates a {@link Tool} from a plain object, typing `args` from a zod schema.
+ *
+ * ```ts
+ * const add = defineTool({
+ *   name: 'add',
+ *   inputSchema: z.object({ a: z.number(), b: z.number() }),
+ *   execute: ({ a, b }) => String(a + b),
+ * });
+ * ```
+ * @throws InvalidToolError as the {@link Tool} constructor does.
+ */
+export function defineTool<Args = Record<string, unknown>>(spec: ToolSpec<Args>): Tool<Args> {
+  return new FunctionTool(spec);
+}
