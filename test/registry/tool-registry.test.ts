@@ -1,0 +1,120 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { DuplicateToolError, InvalidToolError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/tool.js';
+import { ToolPackage } from '../../src/registry/tool-package.js';
+import { ToolRegistry } from '../../src/registry/tool-registry.js';
+
+const tool = (name: string) => defineTool({ name, execute: () => name });
+
+describe('ToolRegistry', () => {
+  it('keeps tools in registration order and lists only enabled ones', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('b'));
+    registry.register(new ToolPackage([tool('a'), tool('c')]));
+    expect(registry.tools().map((t) => t.name)).toEqual(['b', 'a', 'c']);
+    registry.disable('a');
+    expect(registry.listEnabled().map((t) => t.name)).toEqual(['b', 'c']);
+    expect(registry.snapshot().map(({ tool: t, enabled }) => [t.name, enabled])).toEqual([
+      ['b', true],
+      ['a', false],
+      ['c', true],
+    ]);
+  });
+
+  it('rejects a duplicate name with an error naming the tool, leaving the registry unchanged', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('search'));
+    expect(() => registry.register(tool('search'))).toThrow(DuplicateToolError);
+    expect(() => registry.register(tool('search'))).toThrow(/"search"/);
+    expect(() => registry.register(new ToolPackage([tool('x'), tool('search')]))).toThrow(DuplicateToolError);
+    expect(registry.get('x')).toBeUndefined();
+    expect(() => registry.register(new ToolPackage([tool('y'), tool('y')]))).toThrow(/"y"/);
+  });
+
+  it('setDisabled replaces the whole set and [] re-enables everything', () => {
+    const registry = new ToolRegistry();
+    registry.register(new ToolPackage([tool('a'), tool('b'), tool('c')]));
+    registry.setDisabled(['a', 'b']);
+    registry.setDisabled(['c']);
+    expect(registry.isEnabled('a')).toBe(true);
+    expect(registry.isEnabled('c')).toBe(false);
+    registry.setDisabled([]);
+    expect(registry.listEnabled()).toHaveLength(3);
+  });
+
+  it('unknown names never throw, and a disabled name registered later starts disabled', () => {
+    const registry = new ToolRegistry();
+    expect(() => registry.disable('ghost')).not.toThrow();
+    expect(() => registry.enable('nobody')).not.toThrow();
+    registry.register(tool('ghost'));
+    expect(registry.isEnabled('ghost')).toBe(false);
+    expect(registry.disabledNames()).toEqual(['ghost']);
+  });
+
+  it('emits one change per call that changed what clients see, none otherwise', () => {
+    const registry = new ToolRegistry();
+    const listener = vi.fn();
+    registry.onChange(listener);
+    registry.register(new ToolPackage([tool('a'), tool('b')]));
+    expect(listener).toHaveBeenCalledTimes(1);
+    registry.setDisabled(['a', 'b']);
+    expect(listener).toHaveBeenCalledTimes(2);
+    registry.disable('a'); // already disabled
+    registry.disable('ghost'); // not registered
+    registry.enable('nobody');
+    expect(listener).toHaveBeenCalledTimes(2);
+    registry.enable('a');
+    expect(listener).toHaveBeenLastCalledWith({ added: [], toggled: ['a'], toolsChanged: true });
+    registry.register(tool('ghost')); // starts disabled: nothing visible changed
+    expect(listener).toHaveBeenLastCalledWith(expect.objectContaining({ toolsChanged: false }));
+  });
+
+  it('caches the enabled list until the next change', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('a'));
+    const first = registry.listEnabled();
+    expect(registry.listEnabled()).toBe(first);
+    registry.disable('a');
+    expect(registry.listEnabled()).not.toBe(first);
+  });
+});
+
+describe('Tool', () => {
+  it('rejects names outside the MCP naming rule', () => {
+    expect(() => tool('has space')).toThrow(InvalidToolError);
+    expect(() => tool('')).toThrow(InvalidToolError);
+    expect(() => tool('a'.repeat(129))).toThrow(InvalidToolError);
+    expect(() => tool('ok_name-1.2')).not.toThrow();
+  });
+
+  it('compiles zod and plain JSON Schema inputs to one wire form and validates with field names', async () => {
+    const zodTool = defineTool({ name: 'z', inputSchema: z.object({ n: z.number() }), execute: () => '' });
+    const jsonTool = defineTool({
+      name: 'j',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      execute: () => '',
+    });
+    for (const t of [zodTool, jsonTool]) {
+      const { input, listed } = t.compiled();
+      expect(listed.inputSchema).toMatchObject({ type: 'object', properties: { n: { type: 'number' } } });
+      expect(listed.inputSchema).not.toHaveProperty('$schema');
+      expect(await input.validate({ n: 1 })).toEqual({ ok: true, value: { n: 1 } });
+      const bad = await input.validate({ n: 'one' });
+      expect(bad.ok).toBe(false);
+      expect(JSON.stringify(bad)).toMatch(/n/);
+    }
+  });
+
+  it('refuses a non-object input schema at registration', () => {
+    const registry = new ToolRegistry();
+    const bad = defineTool({ name: 'bad', inputSchema: z.string() as never, execute: () => '' });
+    expect(() => registry.register(bad)).toThrow(/must describe an object/);
+  });
+
+  it('a tool with no input schema lists an empty object schema and accepts no arguments', async () => {
+    const { listed, input } = tool('plain').compiled();
+    expect(listed.inputSchema).toEqual({ type: 'object', properties: {} });
+    expect(await input.validate(undefined)).toEqual({ ok: true, value: {} });
+  });
+});
