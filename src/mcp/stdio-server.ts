@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
+import { answerInvalidMessage } from './stdio-parse-errors.js';
 import type { ServerInfo } from './server-info.js';
 
 /** Options of {@link StdioMcpServer}. */
@@ -43,7 +44,9 @@ export class StdioMcpServer extends BaseMcpServer {
     const transport = new StdioServerTransport(this.#stdin, this.#stdout);
     this.#handle = serveStdio((context) => this.createFreshMcpServer(context), {
       transport,
-      onerror: (error) => this.logger.debug({ err: error }, 'stdio connection event'),
+      onerror: (error) => {
+        if (!answerInvalidMessage(transport, error)) this.logger.debug({ err: error }, 'stdio connection event');
+      },
     });
     this.#closed = new Promise<void>((resolve) => {
       const onEnd = () => {

@@ -65,6 +65,7 @@ describe('stdio purity and shutdown', () => {
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_documents', arguments: {} } });
     send({ jsonrpc: '2.0', id: 4, method: 'resources/list' });
     child.stdin.write('this is not json\n');
+    child.stdin.write('{"not":"json-rpc"}\n');
     send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'read_document', arguments: { uri: 42 } } });
     send({ jsonrpc: '2.0', id: 6, method: 'no/such/method' });
     await waitUntil(() => (stdout.match(/"id":6/) ? true : false), 10_000);
@@ -79,6 +80,7 @@ describe('stdio purity and shutdown', () => {
     const byId = new Map(lines.map((line) => JSON.parse(line)).map((message) => [message.id, message]));
     expect(byId.get(5).result.isError).toBe(true);
     expect(byId.get(6).error.code).toBe(-32601);
+    expect(byId.get(null).error.code).toBe(-32600);
     expect(stderr).toContain('serving 2 document(s)');
   });
 });
