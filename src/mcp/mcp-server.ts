@@ -1,11 +1,19 @@
-import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
+import { randomBytes } from 'node:crypto';
+import {
+  createRequestStateCodec,
+  type AuthInfo,
+  type McpRequestContext,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { Tool } from '../registry/tool.js';
-import type { ToolPackage } from '../registry/tool-package.js';
+import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
 import { LiveViews } from './live-views.js';
+import type { InputState } from './input-rounds.js';
+import { ServerEvents } from './server-events.js';
 import type { ServerInfo } from './server-info.js';
 import { createView, type ViewModel } from './view.js';
 
@@ -17,6 +25,20 @@ export interface BaseMcpServerOptions {
   logger?: Logger;
   /** Document store to use (e.g. with custom converters or limits). Default: a new `DocumentStore()`. */
   documents?: DocumentStore;
+  /**
+   * Per-session tools: called once for each long-lived view (a stdio connection, a legacy
+   * HTTP session) to give it its own tool instances, e.g. tools holding per-user state.
+   * They are listed and called like registered tools (the disabled set applies; names
+   * must not clash with registered tools: clashing ones are skipped and logged) and each
+   * instance's `dispose()` runs exactly once when the session ends.
+   */
+  sessionTools?: (session: { era: 'legacy' | 'modern'; authInfo?: AuthInfo }) => Tool<never>[] | ToolPackage;
+  /**
+   * HMAC key (>= 32 bytes) sealing the 2026-07-28 multi-round-trip `requestState` used by
+   * `context.elicit()` / `context.sample()`. Default: random per process; give every
+   * process the same key when several processes serve one endpoint.
+   */
+  requestStateKey?: Uint8Array | string;
 }
 
 /**
@@ -40,7 +62,10 @@ export abstract class BaseMcpServer {
   protected readonly logger: Logger;
   /** Every live view plus other change sinks; changes fan out through it. */
   protected readonly views: LiveViews;
+  /** Lifecycle, registration, toggle, session and tool-call events (see {@link ServerEventMap}). */
+  readonly events: ServerEvents;
   readonly #model: ViewModel;
+  readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
@@ -52,10 +77,17 @@ export abstract class BaseMcpServer {
     this.documents = options.documents ?? new DocumentStore();
     const onError = (error: unknown) => this.logger.warn({ err: error }, 'MCP view error');
     this.views = new LiveViews(onError);
+    this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
+    this.#sessionTools = options.sessionTools;
     this.#model = {
       serverInfo,
       registry: this.registry,
       documents: this.documents,
+      events: this.events,
+      requestState: createRequestStateCodec<InputState>({
+        key: options.requestStateKey ?? randomBytes(32),
+        bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+      }),
       onError,
       instructions: () => {
         const parts = [serverInfo.instructions, ...this.registry.instructions()].filter(Boolean);
@@ -64,6 +96,13 @@ export abstract class BaseMcpServer {
     };
     this.registry.onChange((change) => {
       if (change.toolsChanged) this.views.toolsChanged();
+      for (const tool of change.added) {
+        this.events.safeEmit('toolRegistered', { tool, enabled: !this.registry.isDisabled(tool.name) });
+      }
+      for (const name of change.toggled) {
+        const enabled = !this.registry.isDisabled(name);
+        this.events.safeEmit('toolToggled', { name, enabled, disabled: this.registry.disabledNames() });
+      }
     });
     this.documents.onChange((event) => {
       if (event.type === 'list_changed') this.views.resourcesChanged();
@@ -112,7 +151,9 @@ export abstract class BaseMcpServer {
    * @throws InvalidPathError (`NOT_A_FILE`) when the path is missing or not a file.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    return this.documents.registerDocument(pathOrConfig);
+    const document = this.documents.registerDocument(pathOrConfig);
+    this.events.safeEmit('documentRegistered', { document });
+    return document;
   }
 
   /**
@@ -121,7 +162,9 @@ export abstract class BaseMcpServer {
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
-    return this.documents.registerFolder(pathOrConfig);
+    const documents = this.documents.registerFolder(pathOrConfig);
+    for (const document of documents) this.events.safeEmit('documentRegistered', { document });
+    return documents;
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
@@ -140,6 +183,7 @@ export abstract class BaseMcpServer {
       await this.views.closeAll();
       await this.documents.close();
       this.#state = 'stopped';
+      this.events.safeEmit('stopped');
     }
   }
 
@@ -151,6 +195,7 @@ export abstract class BaseMcpServer {
   /** Subclasses call this at the end of a successful `start()`. */
   protected markStarted(): void {
     this.#state = 'started';
+    this.events.safeEmit('started');
   }
 
   /** Lifecycle hook run first by {@link stop}; override to close transport resources. */
@@ -163,10 +208,33 @@ export abstract class BaseMcpServer {
    *
    * @param _context - the SDK factory context (era, auth info) when called from an SDK entry.
    */
-  protected createFreshMcpServer(_context?: McpRequestContext): Server {
-    const view = createView(this.#model);
-    this.views.add(view);
-    return view;
+  protected createFreshMcpServer(context?: McpRequestContext): Server {
+    const own = this.#createSessionTools(context);
+    const { server } = createView(this.#model, own);
+    this.views.add(server);
+    if (own.length > 0) {
+      const previous = server.onclose;
+      server.onclose = () => {
+        previous?.();
+        for (const tool of own) {
+          Promise.resolve()
+            .then(() => tool.dispose?.())
+            .catch((error: unknown) => this.logger.warn({ err: error, tool: tool.name }, 'session tool dispose failed'));
+        }
+      };
+    }
+    return server;
+  }
+
+  #createSessionTools(context: McpRequestContext | undefined): Tool<never>[] {
+    if (!this.#sessionTools) return [];
+    const made = this.#sessionTools({ era: context?.era ?? 'legacy', authInfo: context?.authInfo });
+    const tools = made instanceof ToolPackage ? [...made.tools] : made;
+    return tools.filter((tool) => {
+      if (!this.registry.get(tool.name)) return true;
+      this.logger.error({ tool: tool.name }, 'session tool name clashes with a registered tool; skipped');
+      return false;
+    });
   }
 
   /**
@@ -174,6 +242,6 @@ export abstract class BaseMcpServer {
    * over HTTP) whose change notifications travel through the handler's notifier instead.
    */
   protected createRequestScopedServer(): Server {
-    return createView(this.#model);
+    return createView(this.#model).server;
   }
 }

@@ -28,6 +28,7 @@ export class StdioMcpServer extends BaseMcpServer {
   readonly #stdout: Writable;
   #handle?: { close(): Promise<void> };
   #closed?: Promise<void>;
+  #sessionOpen = false;
 
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
     super(serverInfo, options);
@@ -51,10 +52,13 @@ export class StdioMcpServer extends BaseMcpServer {
     this.#closed = new Promise<void>((resolve) => {
       const onEnd = () => {
         this.#stdin.off('end', onEnd).off('close', onEnd);
+        this.#endSession('closed');
         this.stop().finally(resolve);
       };
       this.#stdin.once('end', onEnd).once('close', onEnd);
     });
+    this.#sessionOpen = true;
+    this.events.safeEmit('sessionCreated', { transport: 'stdio' });
     this.markStarted();
   }
 
@@ -64,6 +68,14 @@ export class StdioMcpServer extends BaseMcpServer {
   }
 
   protected override async onStop(): Promise<void> {
+    this.#endSession('shutdown');
     await this.#handle?.close();
+  }
+
+  /** The stdio connection is the session: it ends once, when stdin closes or on stop(). */
+  #endSession(reason: 'closed' | 'shutdown'): void {
+    if (!this.#sessionOpen) return;
+    this.#sessionOpen = false;
+    this.events.safeEmit('sessionClosed', { transport: 'stdio', reason });
   }
 }

@@ -1,15 +1,22 @@
-import { Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { Server, type RequestStateCodec, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { DocumentStore } from '../documents/document-store.js';
+import type { Tool } from '../registry/tool.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { InputState } from './input-rounds.js';
 import { installResourceHandlers } from './resource-handlers.js';
 import type { ServerInfo } from './server-info.js';
+import type { ServerEvents } from './server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
+import { ViewTools } from './view-tools.js';
 
 /** What a view is built from: the shared model owned by `BaseMcpServer`. */
 export interface ViewModel {
   readonly serverInfo: ServerInfo;
   readonly registry: ToolRegistry;
   readonly documents: DocumentStore;
+  readonly events: ServerEvents;
+  /** Seals the 2026-07-28 multi-round-trip `requestState` (HMAC). */
+  readonly requestState: RequestStateCodec<InputState>;
   /** Server instructions followed by every tool package's instructions, or undefined. */
   instructions(): string | undefined;
   onError(error: unknown): void;
@@ -33,15 +40,17 @@ export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
  * view costs the same whether 1 or 1,000 tools are registered, and every change to
  * the model is seen by every view at once.
  */
-export function createView(model: ViewModel): Server {
+export function createView(model: ViewModel, sessionTools: readonly Tool<never>[] = []): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
   const server = new Server(implementation, {
     capabilities: VIEW_CAPABILITIES,
     instructions: model.instructions(),
+    requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
   server.onerror = (error) => model.onError(error);
-  installToolHandlers(server, model.registry);
+  const tools = new ViewTools(model.registry, sessionTools);
+  installToolHandlers(server, { server, tools, events: model.events, requestState: model.requestState });
   installResourceHandlers(server, model.documents);
   server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
-  return server;
+  return { server, tools };
 }

@@ -1,4 +1,20 @@
-import type { AuthInfo, ClientCapabilities, Implementation, LoggingLevel } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  Implementation,
+  LoggingLevel,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+
+/** What `context.elicit()` asks the user: a message and a flat object schema (zod or JSON Schema). */
+export interface ElicitOptions {
+  message: string;
+  requestedSchema: ElicitRequestFormParams['requestedSchema'] | StandardSchemaWithJSON;
+}
 
 /** Progress of a long tool call; `total` and `message` are optional (MCP `notifications/progress`). */
 export interface ToolProgress {
@@ -38,6 +54,20 @@ export interface ToolContext {
   reportProgress(progress: ToolProgress): Promise<void>;
   /** Logs to the client (MCP logging); dropped below the client's chosen level. */
   readonly log: ToolLogger;
+  /**
+   * Asks the user for input through the client (MCP elicitation, form mode). Resolves
+   * with `{ action: 'accept' | 'decline' | 'cancel', content? }`. On the legacy era this
+   * is a server-to-client request; on 2026-07-28 the call returns an `input_required`
+   * result and `execute` runs again with the answer (so code before `elicit` must be
+   * safe to repeat). Throws `InputUnavailableError` when the client lacks `elicitation`.
+   */
+  elicit(options: ElicitOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client's model for a completion (MCP sampling, `sampling/createMessage`),
+   * with the same era behaviour as {@link ToolContext.elicit}. Throws
+   * `InputUnavailableError` when the client lacks `sampling`.
+   */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
 }
 
 export type { LoggingLevel };

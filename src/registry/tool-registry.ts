@@ -31,6 +31,7 @@ export class ToolRegistry {
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   readonly #instructions: string[] = [];
   #enabledListCache?: readonly ListedTool[];
+  #accessRules = 0;
 
   /**
    * Adds a tool or every tool of a package, all-or-nothing.
@@ -48,10 +49,18 @@ export class ToolRegistry {
       seen.add(tool.name);
       tool.compiled(); // fail now, not at the first tools/list
     }
-    for (const tool of tools) this.#tools.set(tool.name, tool);
+    for (const tool of tools) {
+      this.#tools.set(tool.name, tool);
+      if (tool.canAccess) this.#accessRules += 1;
+    }
     if (item instanceof ToolPackage && item.instructions) this.#instructions.push(item.instructions);
     if (tools.length > 0) this.#changed({ added: tools, toggled: [] });
     return tools;
+  }
+
+  /** True when some registered tool has a `canAccess` rule (listing must then filter per caller). */
+  hasAccessRules(): boolean {
+    return this.#accessRules > 0;
   }
 
   /** The tool with this name, enabled or not. */

@@ -1,4 +1,4 @@
-import type { Icon, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { AuthInfo, Icon, ToolAnnotations } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
@@ -25,6 +25,17 @@ export interface ToolDefinition {
   icons?: Icon[];
   /** Free-form `_meta` passed through in `tools/list`. */
   _meta?: Record<string, unknown>;
+  /**
+   * Time limit for one call, in ms. When it passes, `context.signal` aborts with a
+   * `ToolCallAbortedError` (reason `timeout`) and the caller gets an `isError` result.
+   */
+  timeoutMs?: number;
+  /**
+   * Who may see and call the tool. Return false to hide it from this caller's
+   * `tools/list` and reject its `tools/call`. `auth` is what the HTTP `authenticate`
+   * hook returned (undefined on stdio or without auth).
+   */
+  canAccess?: (auth: AuthInfo | undefined) => boolean;
 }
 
 /** The wire form of a tool in `tools/list` (MCP `Tool`). */
@@ -51,6 +62,8 @@ export abstract class Tool<Args = Record<string, unknown>> {
   readonly inputSchema?: ToolSchema;
   readonly outputSchema?: ToolSchema;
   readonly _meta?: Record<string, unknown>;
+  readonly timeoutMs?: number;
+  readonly canAccess?: (auth: AuthInfo | undefined) => boolean;
   #compiled?: { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool };
 
   constructor(definition: ToolDefinition) {
@@ -67,7 +80,18 @@ export abstract class Tool<Args = Record<string, unknown>> {
     this.inputSchema = definition.inputSchema;
     this.outputSchema = definition.outputSchema;
     this._meta = definition._meta;
+    if (definition.timeoutMs !== undefined && !(definition.timeoutMs > 0)) {
+      throw new InvalidToolError(`Tool "${definition.name}": timeoutMs must be a positive number of milliseconds.`);
+    }
+    this.timeoutMs = definition.timeoutMs;
+    this.canAccess = definition.canAccess;
   }
+
+  /**
+   * Optional: releases what a per-session tool instance holds. Called exactly once when
+   * its session (legacy HTTP session or stdio connection) ends.
+   */
+  dispose?(): void | Promise<void>;
 
   /** Runs the tool. `args` has passed `inputSchema` validation. */
   abstract execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;

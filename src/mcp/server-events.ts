@@ -1,0 +1,69 @@
+import { EventEmitter } from 'node:events';
+import type { DocumentResource } from '../documents/document-store.js';
+import type { Tool } from '../registry/tool.js';
+
+/** Why a session ended. */
+export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown';
+
+/** A client connection: a stdio connection or a legacy HTTP session. */
+export interface SessionInfo {
+  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  sessionId?: string;
+  transport: 'stdio' | 'http';
+}
+
+/** Payloads of the events a server emits on `server.events` (listener argument per event name). */
+export interface ServerEventMap {
+  /** `start()` finished. */
+  started: [];
+  /** `stop()` finished. */
+  stopped: [];
+  /** A tool was registered (also after `start()`). */
+  toolRegistered: [{ tool: Tool<never>; enabled: boolean }];
+  /** A tool's enabled state flipped; `disabled` is the whole disabled set afterwards (persist it). */
+  toolToggled: [{ name: string; enabled: boolean; disabled: string[] }];
+  /** A document was registered (each file of a folder registration, too). */
+  documentRegistered: [{ document: DocumentResource }];
+  /** A client connection / legacy HTTP session began. */
+  sessionCreated: [SessionInfo];
+  /** A client connection / legacy HTTP session ended. */
+  sessionClosed: [SessionInfo & { reason: SessionCloseReason }];
+  /** A `tools/call` passed validation and `execute` is about to run. */
+  toolCallStarted: [{ name: string; requestId: string | number; sessionId?: string }];
+  /**
+   * A `tools/call` finished. `durationMs` in milliseconds; `isError` for tool errors;
+   * `error` is what `execute` threw, if anything; `inputRequired` when a 2026-07-28 call
+   * ended its round asking the client for input (the retry is a new call).
+   */
+  toolCallFinished: [
+    {
+      name: string;
+      requestId: string | number;
+      sessionId?: string;
+      durationMs: number;
+      isError: boolean;
+      error?: unknown;
+      inputRequired?: true;
+    },
+  ];
+}
+
+/**
+ * The server's typed event emitter (`server.events.on('toolToggled', ...)`), so an app can
+ * log, meter and persist its disabled set. Listeners run synchronously; a throwing
+ * listener is reported to the server's logger and never breaks a request.
+ */
+export class ServerEvents extends EventEmitter<ServerEventMap> {
+  constructor(private readonly onListenerError: (error: unknown) => void) {
+    super({ captureRejections: false });
+  }
+
+  /** Emits without letting a listener's exception escape into protocol code. */
+  safeEmit<K extends keyof ServerEventMap>(event: K, ...args: ServerEventMap[K]): void {
+    try {
+      (this.emit as (event: K, ...args: ServerEventMap[K]) => boolean)(event, ...args);
+    } catch (error) {
+      this.onListenerError(error);
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import type {
+  AudioContent,
+  EmbeddedResource,
+  ImageContent,
+  ResourceContents,
+  ResourceLink,
+} from '@modelcontextprotocol/server';
+import { fileTypeFromBuffer } from 'file-type';
+import { UserError } from '../errors.js';
+
+/** Where media bytes come from: raw bytes, a file path, or an http(s) URL. */
+export type MediaSource = Uint8Array | { path: string } | { url: string | URL };
+
+/** Options of {@link imageContent} / {@link audioContent}. */
+export interface MediaOptions {
+  /** MIME type; sniffed from the bytes when omitted (e.g. `image/png`, `audio/wav`). */
+  mimeType?: string;
+  /** URL fetch time limit in ms (default 10,000). */
+  timeoutMs?: number;
+  /** Largest accepted size in bytes (default 20 MiB). */
+  maxBytes?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+
+async function loadBytes(source: MediaSource, options: MediaOptions): Promise<Uint8Array> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let bytes: Uint8Array;
+  if (source instanceof Uint8Array) bytes = source;
+  else if ('path' in source) bytes = await readFile(source.path);
+  else {
+    const url = String(source.url);
+    const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) }).catch(
+      (error: unknown) => {
+        throw new UserError(`Could not fetch ${url}: ${(error as Error).message}`);
+      },
+    );
+    if (!response.ok) throw new UserError(`Could not fetch ${url}: HTTP ${response.status}`);
+    const declared = Number(response.headers.get('content-length') ?? 0);
+    if (declared > maxBytes) throw new UserError(`${url} is ${declared} bytes, over the ${maxBytes}-byte limit.`);
+    bytes = new Uint8Array(await response.arrayBuffer());
+  }
+  if (bytes.byteLength > maxBytes) throw new UserError(`Media is ${bytes.byteLength} bytes, over the ${maxBytes}-byte limit.`);
+  return bytes;
+}
+
+async function media(kind: 'image' | 'audio', source: MediaSource, options: MediaOptions) {
+  const bytes = await loadBytes(source, options);
+  const mimeType = options.mimeType ?? (await fileTypeFromBuffer(bytes))?.mime;
+  if (!mimeType?.startsWith(`${kind}/`)) {
+    throw new UserError(`Could not tell the ${kind} type of the data (got ${mimeType ?? 'unknown'}); pass mimeType.`);
+  }
+  return { data: Buffer.from(bytes).toString('base64'), mimeType };
+}
+
+/**
+ * An MCP image content block (`{ type: 'image', data: base64, mimeType }`) from bytes,
+ * a file or a URL. @throws UserError when the data cannot be fetched, is too large, or
+ * is not an image.
+ */
+export async function imageContent(source: MediaSource, options: MediaOptions = {}): Promise<ImageContent> {
+  return { type: 'image', ...(await media('image', source, options)) };
+}
+
+/**
+ * An MCP audio content block (`{ type: 'audio', data: base64, mimeType }`) from bytes,
+ * a file or a URL. @throws UserError as {@link imageContent}.
+ */
+export async function audioContent(source: MediaSource, options: MediaOptions = {}): Promise<AudioContent> {
+  return { type: 'audio', ...(await media('audio', source, options)) };
+}
+
+/** An MCP resource link content block (`{ type: 'resource_link', uri, name, ... }`), pointing at a resource by URI. */
+export function resourceLink(link: Omit<ResourceLink, 'type'>): ResourceLink {
+  return { type: 'resource_link', ...link };
+}
+
+/**
+ * An MCP embedded resource content block (`{ type: 'resource', resource }`) from one
+ * entry of a `resources/read` result, e.g. from `context.readResource(uri)`.
+ */
+export function embeddedResource(resource: ResourceContents): EmbeddedResource {
+  return { type: 'resource', resource: resource as EmbeddedResource['resource'] };
+}
