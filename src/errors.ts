@@ -9,6 +9,10 @@
 export type ToolkitErrorCode =
   | 'DUPLICATE_TOOL'
   | 'INVALID_TOOL'
+  | 'DUPLICATE_PROMPT'
+  | 'INVALID_PROMPT'
+  | 'DUPLICATE_RESOURCE'
+  | 'INVALID_RESOURCE'
   | 'TOOL_NOT_FOUND'
   | 'TOOL_DISABLED'
   | 'INVALID_ARGUMENTS'
@@ -19,7 +23,10 @@ export type ToolkitErrorCode =
   | 'RESOURCE_NOT_FOUND'
   | 'RESOURCE_TOO_LARGE'
   | 'CONVERSION_FAILED'
-  | 'SERVER_STATE';
+  | 'SERVER_STATE'
+  | 'UNAUTHENTICATED'
+  | 'TOOL_CALL_ABORTED'
+  | 'INPUT_UNAVAILABLE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -54,6 +61,54 @@ export class DuplicateToolError extends ToolkitError {
 export class InvalidToolError extends ToolkitError {
   constructor(message: string) {
     super('INVALID_TOOL', message);
+  }
+}
+
+/**
+ * Thrown by `registerPrompt` when a prompt with the same name is already registered
+ * (code `DUPLICATE_PROMPT`). Prompt names are unique per server (MCP "Prompts").
+ */
+export class DuplicatePromptError extends ToolkitError {
+  constructor(readonly promptName: string) {
+    super(
+      'DUPLICATE_PROMPT',
+      `A prompt named "${promptName}" is already registered; prompt names must be unique (rename one of them or register it once).`,
+    );
+  }
+}
+
+/**
+ * Thrown when a prompt definition is unusable (code `INVALID_PROMPT`): an empty name, a
+ * repeated or empty argument name, an empty `enum`, or an arguments schema that does not
+ * describe an object.
+ */
+export class InvalidPromptError extends ToolkitError {
+  constructor(message: string) {
+    super('INVALID_PROMPT', message);
+  }
+}
+
+/**
+ * Thrown by `registerResource` / `registerResourceTemplate` when the URI (or URI template) is
+ * already registered (code `DUPLICATE_RESOURCE`). `uri` is the URI or the template string.
+ */
+export class DuplicateResourceError extends ToolkitError {
+  constructor(
+    readonly uri: string,
+    kind: 'resource' | 'resource template' = 'resource',
+  ) {
+    super('DUPLICATE_RESOURCE', `A ${kind} with URI${kind === 'resource' ? '' : ' template'} "${uri}" is already registered.`);
+  }
+}
+
+/**
+ * Thrown when a resource or resource template definition is unusable (code
+ * `INVALID_RESOURCE`): a URI that is not absolute, a malformed RFC 6570 template, an empty
+ * name, a missing `read` function, or a `complete` entry naming no template variable.
+ */
+export class InvalidResourceError extends ToolkitError {
+  constructor(message: string) {
+    super('INVALID_RESOURCE', message);
   }
 }
 
@@ -117,5 +172,54 @@ export class DocumentReadError extends ToolkitError {
 export class ServerStateError extends ToolkitError {
   constructor(message: string) {
     super('SERVER_STATE', message);
+  }
+}
+
+/**
+ * Throw this from an HTTP server's `authenticate(request)` hook to refuse a request
+ * (code `UNAUTHENTICATED`). The server answers `status` (default 401) with a
+ * `WWW-Authenticate: <challenge>` header (default `Bearer`, RFC 6750 section 3) and a
+ * JSON-RPC error whose message is this error's message. Any other error thrown by the
+ * hook is answered 401 with a generic message, so internals never leak to clients.
+ */
+export class AuthenticationError extends ToolkitError {
+  /** HTTP status to answer: 401 (no or bad credentials) or 403 (valid but insufficient, e.g. a missing scope). */
+  readonly status: 401 | 403;
+  /** `WWW-Authenticate` header value, e.g. `Bearer error="invalid_token"`; the server's default when undefined. */
+  readonly challenge?: string;
+
+  constructor(message = 'Unauthorized', options: { status?: 401 | 403; challenge?: string; cause?: unknown } = {}) {
+    super('UNAUTHENTICATED', message, { cause: options.cause });
+    this.status = options.status ?? 401;
+    this.challenge = options.challenge;
+  }
+}
+
+/** Why a tool call's `signal` fired. */
+export type ToolAbortReason = 'cancelled' | 'disconnected' | 'timeout' | 'shutdown';
+
+/**
+ * The `reason` of a tool's `context.signal` when it aborts (code `TOOL_CALL_ABORTED`):
+ * `cancelled` (the client sent `notifications/cancelled`), `disconnected` (the
+ * connection or session closed), `timeout` (the tool's `timeoutMs` passed) or
+ * `shutdown` (the server is stopping).
+ */
+export class ToolCallAbortedError extends ToolkitError {
+  constructor(
+    readonly reason: ToolAbortReason,
+    message: string,
+  ) {
+    super('TOOL_CALL_ABORTED', message);
+  }
+}
+
+/**
+ * Thrown by `context.elicit()` / `context.sample()` when the client did not declare the
+ * needed capability (`elicitation` / `sampling`), code `INPUT_UNAVAILABLE`. The caller
+ * receives the message in an `isError` result.
+ */
+export class InputUnavailableError extends ToolkitError {
+  constructor(message: string) {
+    super('INPUT_UNAVAILABLE', message);
   }
 }
