@@ -35,7 +35,9 @@ export function connectHelp(summary: ServeSummary, cliPath: string): string {
       `  npx @modelcontextprotocol/inspector ${process.execPath} ${args.join(' ')}`,
       '',
       'Claude Desktop (claude_desktop_config.json):',
-      ...JSON.stringify(desktop, null, 2).split('\n').map((line) => `  ${line}`),
+      ...JSON.stringify(desktop, null, 2)
+        .split('\n')
+        .map((line) => `  ${line}`),
     );
   }
   return `${lines.join('\n')}\n`;

@@ -23,7 +23,10 @@ program
   .option('-q, --quiet', 'do not print the startup banner')
   .action(async (folder: string | undefined, opts: { ext?: string; quiet?: boolean }) => {
     const target = path.resolve(folder ?? defaultFolder());
-    const extensions = opts.ext?.split(',').map((ext) => ext.trim()).filter(Boolean);
+    const extensions = opts.ext
+      ?.split(',')
+      .map((ext) => ext.trim())
+      .filter(Boolean);
     const server = await serveStdioFolder({ folder: target, extensions, quiet: opts.quiet }, pkg.version);
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once('SIGINT', shutdown).once('SIGTERM', shutdown);

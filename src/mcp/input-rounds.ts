@@ -1,4 +1,9 @@
-import { inputRequired, type InputRequest, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  inputRequired,
+  type InputRequest,
+  type RequestStateCodec,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 
 /** Answers gathered so far in a 2026-07-28 multi-round-trip flow, keyed `elicit-1`, `sample-2`, ... */
 export type InputAnswers = Record<string, unknown>;

@@ -46,19 +46,31 @@ export class LiveViews {
   }
 
   toolsChanged(): void {
-    this.#fanOut((view) => view.sendToolListChanged(), (sink) => sink.toolsChanged());
+    this.#fanOut(
+      (view) => view.sendToolListChanged(),
+      (sink) => sink.toolsChanged(),
+    );
   }
 
   resourcesChanged(): void {
-    this.#fanOut((view) => view.sendResourceListChanged(), (sink) => sink.resourcesChanged());
+    this.#fanOut(
+      (view) => view.sendResourceListChanged(),
+      (sink) => sink.resourcesChanged(),
+    );
   }
 
   promptsChanged(): void {
-    this.#fanOut((view) => view.sendPromptListChanged(), (sink) => sink.promptsChanged());
+    this.#fanOut(
+      (view) => view.sendPromptListChanged(),
+      (sink) => sink.promptsChanged(),
+    );
   }
 
   resourceUpdated(uri: string): void {
-    this.#fanOut((view) => view.sendResourceUpdated({ uri }), (sink) => sink.resourceUpdated(uri));
+    this.#fanOut(
+      (view) => view.sendResourceUpdated({ uri }),
+      (sink) => sink.resourceUpdated(uri),
+    );
   }
 
   /** Closes every view (used by `stop()`). */

@@ -219,7 +219,9 @@ export abstract class BaseMcpServer {
         for (const tool of own) {
           Promise.resolve()
             .then(() => tool.dispose?.())
-            .catch((error: unknown) => this.logger.warn({ err: error, tool: tool.name }, 'session tool dispose failed'));
+            .catch((error: unknown) =>
+              this.logger.warn({ err: error, tool: tool.name }, 'session tool dispose failed'),
+            );
         }
       };
     }

@@ -71,7 +71,12 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     result = await checkOutput(tool, result);
   } catch (error) {
     if (error instanceof InputNeeded && rounds) {
-      deps.events.safeEmit('toolCallFinished', { ...base, durationMs: performance.now() - started, isError: false, inputRequired: true });
+      deps.events.safeEmit('toolCallFinished', {
+        ...base,
+        durationMs: performance.now() - started,
+        isError: false,
+        inputRequired: true,
+      });
       return rounds.toResult(error, deps.requestState, ctx);
     }
     thrown = error;
@@ -89,7 +94,12 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
 }
 
 /** Runs `execute`, racing it against the tool's `timeoutMs` and the abort signal. */
-async function runWithTimeout(tool: Tool<never>, args: unknown, context: ReturnType<typeof buildToolContext>, controller: AbortController) {
+async function runWithTimeout(
+  tool: Tool<never>,
+  args: unknown,
+  context: ReturnType<typeof buildToolContext>,
+  controller: AbortController,
+) {
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(controller.signal.reason);
     controller.signal.addEventListener('abort', fail, { once: true });

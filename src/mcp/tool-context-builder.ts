@@ -76,7 +76,10 @@ export function buildToolContext(
     async elicit({ message, requestedSchema }): Promise<ElicitResult> {
       require('elicitation');
       if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }));
-      return ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: wireSchema(requestedSchema) }, { signal });
+      return ctx.mcpReq.elicitInput(
+        { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
+        { signal },
+      );
     },
     async sample(params): Promise<CreateMessageResult> {
       require('sampling');

@@ -42,7 +42,8 @@ async function loadBytes(source: MediaSource, options: MediaOptions): Promise<Ui
     if (declared > maxBytes) throw new UserError(`${url} is ${declared} bytes, over the ${maxBytes}-byte limit.`);
     bytes = new Uint8Array(await response.arrayBuffer());
   }
-  if (bytes.byteLength > maxBytes) throw new UserError(`Media is ${bytes.byteLength} bytes, over the ${maxBytes}-byte limit.`);
+  if (bytes.byteLength > maxBytes)
+    throw new UserError(`Media is ${bytes.byteLength} bytes, over the ${maxBytes}-byte limit.`);
   return bytes;
 }
 

@@ -55,7 +55,9 @@ export function compileSchema(schema: ToolSchema | undefined, label: string): Co
     throw new InvalidToolError(`${label} cannot be converted to JSON Schema: ${(error as Error).message}`);
   }
   if (json.type !== 'object') {
-    throw new InvalidToolError(`${label} must describe an object (JSON Schema "type": "object"), got ${String(json.type)}.`);
+    throw new InvalidToolError(
+      `${label} must describe an object (JSON Schema "type": "object"), got ${String(json.type)}.`,
+    );
   }
   const { $schema: _drop, ...wire } = json;
   return {

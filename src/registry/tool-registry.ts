@@ -81,9 +81,8 @@ export class ToolRegistry {
   /** Replaces the whole disabled set; `[]` enables everything. Unknown names are kept for later registrations. */
   setDisabled(names: Iterable<string>): void {
     const next = new Set(names);
-    const toggled = [...new Set([...this.#disabled, ...next])].filter(
-      (name) => this.#disabled.has(name) !== next.has(name) && this.#tools.has(name),
-    );
+    // In registration order, so events and logs read the same way as the inventory.
+    const toggled = [...this.#tools.keys()].filter((name) => this.#disabled.has(name) !== next.has(name));
     this.#disabled.clear();
     for (const name of next) this.#disabled.add(name);
     if (toggled.length > 0) this.#changed({ added: [], toggled });
@@ -109,7 +108,9 @@ export class ToolRegistry {
 
   /** Every registered tool with its enabled state, in registration order (read-only). */
   snapshot(): readonly ToolState[] {
-    return Object.freeze([...this.#tools.values()].map((tool) => Object.freeze({ tool, enabled: !this.#disabled.has(tool.name) })));
+    return Object.freeze(
+      [...this.#tools.values()].map((tool) => Object.freeze({ tool, enabled: !this.#disabled.has(tool.name) })),
+    );
   }
 
   /** Every registered tool in registration order. */

@@ -8,7 +8,8 @@ import { ToolkitError, UserError } from '../errors.js';
  * - a full `CallToolResult` (`{ content, structuredContent?, isError? }`),
  * - any other JSON value: sent as pretty JSON text, and as `structuredContent` when it is an object.
  */
-export type ToolReturn = string | ContentBlock[] | CallToolResult | Record<string, unknown> | number | boolean | null | undefined;
+export type ToolReturn =
+  string | ContentBlock[] | CallToolResult | Record<string, unknown> | number | boolean | null | undefined;
 
 function isCallToolResult(value: object): value is CallToolResult {
   return Array.isArray((value as { content?: unknown }).content);

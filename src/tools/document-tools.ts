@@ -25,7 +25,10 @@ export function createDocumentTools(documents: DocumentStore): ToolPackage {
         mimeType,
         size,
       }));
-      return { content: [{ type: 'text', text: JSON.stringify(docs, null, 2) }], structuredContent: { documents: docs } };
+      return {
+        content: [{ type: 'text', text: JSON.stringify(docs, null, 2) }],
+        structuredContent: { documents: docs },
+      };
     },
   });
 

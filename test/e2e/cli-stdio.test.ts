@@ -21,7 +21,11 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe.each<ClientKind>(['v1', 'v2-modern'])('the real CLI `serve --stdio` with the %s client', (kind) => {
   it('serves the folder as resources plus the document tools', async () => {
-    const params = { command: process.execPath, args: [CLI, 'serve', '--stdio', '--quiet', folder], stderr: 'pipe' as const };
+    const params = {
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--quiet', folder],
+      stderr: 'pipe' as const,
+    };
     const client = await connectClient(kind, kind === 'v1' ? new StdioV1(params) : new StdioV2(params));
     try {
       expect((await client.toolNames()).sort()).toEqual(['list_documents', 'read_document']);

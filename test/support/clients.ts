@@ -23,7 +23,10 @@ export class Counter {
   waitFor(n: number, timeoutMs = 5_000): Promise<void> {
     if (this.count >= n) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for notification #${n} (got ${this.count})`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for notification #${n} (got ${this.count})`)),
+        timeoutMs,
+      );
       this.#waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }
@@ -37,7 +40,9 @@ export interface TestClient {
   toolNames(): Promise<string[]>;
   callTool(name: string, args?: Record<string, unknown>): Promise<CallResult>;
   resources(): Promise<Array<{ uri: string; name: string; mimeType?: string }>>;
-  readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
+  readResource(
+    uri: string,
+  ): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
   close(): Promise<void>;
 }
 
