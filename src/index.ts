@@ -35,3 +35,9 @@ export {
 export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
 
 export { createDocumentTools } from './tools/document-tools.js';
+
+export { HttpMcpServer, type HttpServerAddress } from './mcp/http-server.js';
+export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/http/options.js';
+export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from './mcp/http/session-map.js';
+export type { ReadinessReport } from './mcp/http/health.js';
+export { AuthenticationError } from './errors.js';

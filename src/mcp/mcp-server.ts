@@ -218,7 +218,7 @@ export abstract class BaseMcpServer {
         previous?.();
         for (const tool of own) {
           Promise.resolve()
-            .then(() => tool.dispose?.())
+            .then(() => (tool as { dispose?: () => unknown }).dispose?.())
             .catch((error: unknown) =>
               this.logger.warn({ err: error, tool: tool.name }, 'session tool dispose failed'),
             );

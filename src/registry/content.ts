@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type {
   AudioContent,
   EmbeddedResource,
+  BlobResourceContents,
   ImageContent,
-  ResourceContents,
   ResourceLink,
+  TextResourceContents,
 } from '@modelcontextprotocol/server';
 import { fileTypeFromBuffer } from 'file-type';
 import { UserError } from '../errors.js';
@@ -82,6 +83,6 @@ export function resourceLink(link: Omit<ResourceLink, 'type'>): ResourceLink {
  * An MCP embedded resource content block (`{ type: 'resource', resource }`) from one
  * entry of a `resources/read` result, e.g. from `context.readResource(uri)`.
  */
-export function embeddedResource(resource: ResourceContents): EmbeddedResource {
-  return { type: 'resource', resource: resource as EmbeddedResource['resource'] };
+export function embeddedResource(resource: TextResourceContents | BlobResourceContents): EmbeddedResource {
+  return { type: 'resource', resource };
 }

@@ -48,7 +48,8 @@ export type ListedTool = Readonly<Record<string, unknown>> & { readonly name: st
  * What `execute` returns is described by {@link ToolReturn}; anything it throws is
  * sent to the caller as a tool result with `isError: true` (throw `UserError` for
  * messages meant for the caller). Arguments are validated against `inputSchema`
- * before `execute` runs.
+ * before `execute` runs. A per-session tool (see `BaseMcpServerOptions.sessionTools`)
+ * may define a `dispose()` method: it runs exactly once when its session ends.
  *
  * @throws InvalidToolError from the constructor when the name breaks the MCP naming
  *   rule or a schema is not an object schema.
@@ -86,12 +87,6 @@ export abstract class Tool<Args = Record<string, unknown>> {
     this.timeoutMs = definition.timeoutMs;
     this.canAccess = definition.canAccess;
   }
-
-  /**
-   * Optional: releases what a per-session tool instance holds. Called exactly once when
-   * its session (legacy HTTP session or stdio connection) ends.
-   */
-  dispose?(): void | Promise<void>;
 
   /** Runs the tool. `args` has passed `inputSchema` validation. */
   abstract execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;

@@ -1,0 +1,134 @@
+import type { IncomingMessage } from 'node:http';
+import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
+import cors, { type CorsOptions } from 'cors';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import { AuthenticationError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { AuthenticateHook } from './options.js';
+import { HttpRpcError, sendRpcError } from './responses.js';
+
+/** Headers an MCP client sends (MCP Streamable HTTP), allowed on CORS requests. */
+const MCP_REQUEST_HEADERS = [
+  'Content-Type',
+  'Accept',
+  'Authorization',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'Mcp-Method',
+  'Mcp-Name',
+  'Last-Event-ID',
+];
+/** Response headers a browser client must be able to read. */
+const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'WWW-Authenticate'];
+
+/** The Node request as it leaves the auth guard: `auth` is what `authenticate` returned (SDK convention). */
+export type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
+
+function list(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : value.split(',').map((item) => item.trim());
+}
+
+/**
+ * CORS middleware (the `cors` package) with the MCP headers merged into the app's
+ * options: `Mcp-Session-Id` and `WWW-Authenticate` exposed; `Authorization`,
+ * `Mcp-Protocol-Version`, `Mcp-Session-Id`, `Last-Event-ID` (and the other MCP request
+ * headers) allowed; methods GET, POST, DELETE, OPTIONS. Answers preflights with 204.
+ */
+export function corsGuard(options: CorsOptions): RequestHandler {
+  const allowed = options.allowedHeaders;
+  return cors({
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    ...options,
+    allowedHeaders: [...new Set([...list(allowed), ...MCP_REQUEST_HEADERS])],
+    exposedHeaders: [...new Set([...list(options.exposedHeaders), ...MCP_RESPONSE_HEADERS])],
+  });
+}
+
+/**
+ * DNS-rebinding protection (MCP Streamable HTTP, security warning): 403 with a
+ * JSON-RPC error when the `Host` hostname is not in `allowedHosts` or a present
+ * `Origin` hostname is not in `allowedOrigins` (ports ignored; an absent list skips
+ * that check).
+ */
+export function hostOriginGuard(allowedHosts?: string[], allowedOrigins?: string[]): RequestHandler {
+  return (req, res, next) => {
+    if (allowedHosts) {
+      const host = validateHostHeader(req.headers.host, allowedHosts);
+      if (!host.ok) return sendRpcError(res, 403, HttpRpcError.SERVER_ERROR, `Forbidden: ${host.message}`);
+    }
+    if (allowedOrigins) {
+      const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
+      if (!origin.ok) return sendRpcError(res, 403, HttpRpcError.SERVER_ERROR, `Forbidden: ${origin.message}`);
+    }
+    next();
+  };
+}
+
+/**
+ * Runs the app's `authenticate` hook on every request but CORS preflights. On
+ * success the auth info is stored as `req.auth` (the SDK's convention) for both eras;
+ * `undefined`/`null` or a throw answers 401 (or an `AuthenticationError`'s status)
+ * with `WWW-Authenticate`. Messages of other errors are not sent to the client.
+ */
+export function authGuard(authenticate: AuthenticateHook, defaultChallenge: string, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    if (req.method === 'OPTIONS') return next();
+    let refusal: AuthenticationError;
+    try {
+      const auth = await authenticate(req);
+      if (auth) {
+        (req as AuthedRequest).auth = auth;
+        return next();
+      }
+      refusal = new AuthenticationError('Unauthorized: authentication required');
+    } catch (error) {
+      logger.debug({ err: error }, 'authenticate() refused a request');
+      refusal = error instanceof AuthenticationError ? error : new AuthenticationError('Unauthorized: invalid credentials');
+    }
+    sendRpcError(res, refusal.status, HttpRpcError.SERVER_ERROR, refusal.message, {
+      'WWW-Authenticate': refusal.challenge ?? defaultChallenge,
+    });
+  };
+}
+
+/**
+ * Parses a JSON body once (express.json, up to `limit` bytes) into `req.body`; a POST
+ * whose Content-Type is not `application/json` is refused with 415 before anything is read.
+ */
+export function jsonBody(limit: number): RequestHandler[] {
+  const contentTypeGuard: RequestHandler = (req, res, next) => {
+    if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
+      return sendRpcError(res, 415, HttpRpcError.SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    next();
+  };
+  return [contentTypeGuard, express.json({ limit, strict: false, type: () => true })];
+}
+
+/**
+ * Turns body-reading failures into JSON-RPC answers: 413 for an oversized body,
+ * 400 `Parse error` (-32700) for malformed JSON, 415 for an unsupported charset or
+ * encoding, 400 for an aborted upload. Other errors: logged, 500.
+ */
+export function bodyErrors(limit: number, logger: Logger): ErrorRequestHandler {
+  return (error: { type?: string; status?: number; message?: string }, _req, res, _next) => {
+    switch (error.type) {
+      case 'entity.too.large':
+        return sendRpcError(res, 413, HttpRpcError.SERVER_ERROR, `Payload Too Large: request body must not exceed ${limit} bytes`, {
+          Connection: 'close',
+        });
+      case 'entity.parse.failed':
+        return sendRpcError(res, 400, HttpRpcError.PARSE_ERROR, 'Parse error: Invalid JSON');
+      case 'charset.unsupported':
+      case 'encoding.unsupported':
+        return sendRpcError(res, 415, HttpRpcError.SERVER_ERROR, `Unsupported Media Type: ${error.message ?? ''}`);
+      case 'request.aborted':
+      case 'request.size.invalid':
+        return sendRpcError(res, 400, HttpRpcError.SERVER_ERROR, `Bad Request: ${error.message ?? ''}`);
+      default:
+        logger.error({ err: error }, 'HTTP request failed');
+        return sendRpcError(res, 500, HttpRpcError.INTERNAL_ERROR, 'Internal server error');
+    }
+  };
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import {
+  isInitializeRequest,
+  legacyStatelessFallback,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type EventStore,
+  type McpServerFactory,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { AuthedRequest } from './guards.js';
+import { HttpRpcError, sendRpcError } from './responses.js';
+import type { Closable, SessionMap } from './session-map.js';
+import type { WebBridge } from './web-bridge.js';
+
+/** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
+export type LegHandler = (req: AuthedRequest, res: ServerResponse, body: unknown) => Promise<void>;
+
+/** One legacy HTTP session: its own long-lived view connected to its own SDK transport. */
+export class LegacySession implements Closable {
+  constructor(
+    readonly view: Server,
+    readonly transport: WebStandardStreamableHTTPServerTransport,
+  ) {}
+
+  /** Closes the view, which closes the transport and its open SSE streams. */
+  close(): Promise<void> {
+    return this.view.close();
+  }
+}
+
+/** What the sessionful legacy leg needs from the server. */
+export interface SessionfulLegOptions {
+  /** Makes and tracks a fresh view for a new session (`createFreshMcpServer`). */
+  createView(authInfo: AuthInfo | undefined): Server;
+  sessions: SessionMap<LegacySession>;
+  maxSessions: number;
+  bridge: WebBridge;
+  /** SSE keepalive interval (ms), 0 off. */
+  keepAliveMs: number;
+  eventStore?: EventStore;
+  maxRequestBodyBytes: number;
+  onError(error: unknown): void;
+}
+
+function sessionHeader(req: AuthedRequest): string | undefined {
+  const value = req.headers['mcp-session-id'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+}
+
+/**
+ * The handshake-era leg with sessions (MCP 2025-11-25, Streamable HTTP, session
+ * management): `initialize` without `Mcp-Session-Id` opens a session with its own
+ * view; later POST / GET (SSE stream) / DELETE name it in `Mcp-Session-Id`. A missing
+ * id answers 400, an unknown or expired one 404 (clients then re-initialize), and a
+ * session opened by one authenticated `clientId` is unknown (404) to any other.
+ */
+export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
+  const { sessions, bridge } = options;
+
+  const initialize: LegHandler = async (req, res, body) => {
+    if (!sessions.reserve()) {
+      return sendRpcError(
+        res,
+        503,
+        HttpRpcError.SERVER_ERROR,
+        `Service Unavailable: the session limit (${options.maxSessions}) is reached; retry later`,
+        { 'Retry-After': '5' },
+      );
+    }
+    let reserved = true;
+    const view = options.createView(req.auth);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        reserved = false;
+        sessions.add(id, session, req.auth?.clientId);
+        sessions.begin(id);
+        res.once('close', () => sessions.end(id));
+      },
+      onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
+      keepAliveMs: options.keepAliveMs,
+      eventStore: options.eventStore,
+      maxRequestBodySize: options.maxRequestBodyBytes,
+    });
+    const session = new LegacySession(view, transport);
+    try {
+      await view.connect(transport);
+      const onViewClose = transport.onclose;
+      transport.onclose = () => {
+        onViewClose?.();
+        if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
+      };
+      await bridge(req, res, (request) => transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }));
+    } finally {
+      if (reserved) {
+        sessions.release();
+        view.close().catch(options.onError);
+      }
+    }
+  };
+
+  return async (req, res, body) => {
+    const id = sessionHeader(req);
+    if (id === undefined) {
+      if (req.method === 'POST' && isInitialize(body)) return initialize(req, res, body);
+      return sendRpcError(
+        res,
+        400,
+        HttpRpcError.SERVER_ERROR,
+        'Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)',
+      );
+    }
+    const entry = sessions.get(id);
+    if (!entry || (entry.clientId !== undefined && entry.clientId !== req.auth?.clientId)) {
+      return sendRpcError(res, 404, HttpRpcError.SESSION_NOT_FOUND, 'Session not found');
+    }
+    sessions.begin(id);
+    res.once('close', () => sessions.end(id));
+    const { transport } = entry.session;
+    await bridge(req, res, (request) => transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }));
+  };
+}
+
+/**
+ * The handshake-era leg without sessions (the `stateless` option): every POST is
+ * answered by a fresh, untracked view through the SDK's stateless fallback; GET and
+ * DELETE answer 405. Legacy clients get no change notifications in this mode.
+ */
+export function createStatelessLeg(
+  factory: McpServerFactory,
+  bridge: WebBridge,
+  maxRequestBodyBytes: number,
+  onError: (error: Error) => void,
+): LegHandler {
+  const fallback = legacyStatelessFallback(factory, onError, { maxRequestBodySize: maxRequestBodyBytes });
+  return (req, res, body) => bridge(req, res, (request) => fallback(request, { authInfo: req.auth, parsedBody: body }));
+}

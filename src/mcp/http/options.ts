@@ -1,0 +1,157 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  type AuthInfo,
+  type EventStore,
+} from '@modelcontextprotocol/server';
+import type { CorsOptions } from 'cors';
+import type { Express } from 'express';
+import type { BaseMcpServerOptions } from '../mcp-server.js';
+import type { HttpSessionEvent, SessionLimitPolicy } from './session-map.js';
+
+/**
+ * Decides who is calling. Runs before every MCP request on both protocol eras
+ * (`initialize`, every later POST, GET streams, DELETE; not CORS preflights).
+ * Return the caller's auth info (tools see it as `context.authInfo`); return
+ * `undefined`/`null` or throw to refuse with 401 (throw `AuthenticationError` to
+ * choose the message, the status 401/403 and the `WWW-Authenticate` challenge).
+ */
+export type AuthenticateHook = (
+  request: IncomingMessage,
+) => AuthInfo | undefined | null | Promise<AuthInfo | undefined | null>;
+
+/** Options of `HttpMcpServer`; every field is optional. */
+export interface HttpMcpServerOptions extends BaseMcpServerOptions {
+  /** Interface to bind. Default `127.0.0.1` (loopback only); use `0.0.0.0` to accept remote clients. */
+  host?: string;
+  /** TCP port. Default `3000`; `0` picks a free port (read it from `server.address` after `start()`). */
+  port?: number;
+  /** Path of the MCP endpoint, serving both protocol eras. Default `/mcp`. */
+  path?: string;
+  /**
+   * Serve legacy (2025-era) clients without sessions: each POST is answered by a
+   * fresh view, GET/DELETE answer 405, and legacy clients get no change
+   * notifications (no stream outlives a request). For serverless hosts. Default `false`.
+   */
+  stateless?: boolean;
+  /** A legacy session with no request or open stream for this long is closed (ms). Default 30 min; `0` never. */
+  sessionIdleTimeoutMs?: number;
+  /** Most live legacy sessions at once. Default `1000`. */
+  maxSessions?: number;
+  /**
+   * What `initialize` does when `maxSessions` are live: `'reject'` answers 503 with
+   * `Retry-After` (default); `'evict-lru'` closes the least recently used idle session
+   * (reason `evicted`) and answers 503 only when every session is busy.
+   */
+  sessionLimitPolicy?: SessionLimitPolicy;
+  /** Called when a legacy session is created or closed (with the reason). Must not throw. */
+  onSessionEvent?: (event: HttpSessionEvent) => void;
+  /** Most open 2026-07-28 `subscriptions/listen` streams; more are refused in-band. Default `1024`. */
+  maxListenStreams?: number;
+  /**
+   * DNS-rebinding protection: reject (403) a request whose `Host` or `Origin`
+   * hostname is not allowed. Default `true` when bound to a loopback address or when
+   * `allowedHosts` / `allowedOrigins` are given; behind a proxy on `0.0.0.0`, list your public host names.
+   */
+  dnsRebindingProtection?: boolean;
+  /** Allowed `Host` hostnames, port-agnostic, IPv6 in brackets. Default `localhost`, `127.0.0.1`, `[::1]`. */
+  allowedHosts?: string[];
+  /** Allowed `Origin` hostnames (no scheme/port), or `<scheme>://*`. Default the loopback names. Absent `Origin` passes. */
+  allowedOrigins?: string[];
+  /**
+   * CORS for browser clients, off by default. `true` allows any origin; an object is
+   * passed to the `cors` package. Either way `Mcp-Session-Id` is exposed and
+   * `Mcp-Protocol-Version`, `Last-Event-ID`, `Authorization` are allowed.
+   */
+  cors?: boolean | CorsOptions;
+  /** Guards every MCP request on both eras; see {@link AuthenticateHook}. Default: no authentication. */
+  authenticate?: AuthenticateHook;
+  /** `WWW-Authenticate` value sent with 401s. Default `Bearer realm="<server name>"`. */
+  authChallenge?: string;
+  /** Largest accepted request body (bytes); larger bodies get 413 and a JSON-RPC error. Default 4 MiB. */
+  maxRequestBodyBytes?: number;
+  /** Liveness route answering `{ status: 'ok' }`. Default `/health`; `false` disables it. */
+  healthPath?: string | false;
+  /** Readiness route answering mode and live session count (503 unless running). Default `/ready`; `false` disables it. */
+  readyPath?: string | false;
+  /** Interval of SSE keepalive comments on every open stream, so idle proxies keep long calls open (ms). Default 15000; `0` disables. */
+  keepAliveMs?: number;
+  /** Event store for legacy stream resumability (`Last-Event-ID`). Default: none. */
+  eventStore?: EventStore;
+  /** Express app to mount on (routes you added before `start()` run before the MCP endpoint). Default: a new app. */
+  app?: Express;
+}
+
+/** The options after defaults were applied (internal). */
+export interface ResolvedHttpOptions {
+  host: string;
+  port: number;
+  path: string;
+  stateless: boolean;
+  sessionIdleTimeoutMs: number;
+  maxSessions: number;
+  sessionLimitPolicy: SessionLimitPolicy;
+  maxListenStreams: number;
+  /** Allowed Host / Origin hostnames, or undefined when that check is off. */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  cors?: CorsOptions;
+  authChallenge: string;
+  maxRequestBodyBytes: number;
+  healthPath: string | false;
+  readyPath: string | false;
+  keepAliveMs: number;
+}
+
+/** 30 minutes, in ms. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** Default cap on live legacy sessions. */
+export const DEFAULT_MAX_SESSIONS = 1000;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** True for hosts that only accept connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+function positive(name: string, value: number, allowZero: boolean): number {
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new RangeError(`HttpMcpServer option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * Applies the documented defaults.
+ * @throws RangeError on a negative or non-numeric size, timeout or port.
+ */
+export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
+  const host = options.host ?? '127.0.0.1';
+  const protect =
+    options.dnsRebindingProtection ??
+    (isLoopbackHost(host) || options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/')) throw new RangeError(`HttpMcpServer option path must start with "/", got "${path}"`);
+  const cors = options.cors === true ? {} : options.cors || undefined;
+  return {
+    host,
+    port: positive('port', options.port ?? 3000, true),
+    path,
+    stateless: options.stateless ?? false,
+    sessionIdleTimeoutMs: positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS, true),
+    maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
+    sessionLimitPolicy: options.sessionLimitPolicy ?? 'reject',
+    maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false),
+    allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
+    allowedOrigins: protect ? (options.allowedOrigins ?? localhostAllowedOrigins()) : undefined,
+    cors,
+    authChallenge: options.authChallenge ?? `Bearer realm="${serverName.replace(/["\\]/g, '')}"`,
+    maxRequestBodyBytes: positive('maxRequestBodyBytes', options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE, false),
+    healthPath: options.healthPath ?? '/health',
+    readyPath: options.readyPath ?? '/ready',
+    keepAliveMs: positive('keepAliveMs', options.keepAliveMs ?? 15_000, true),
+  };
+}

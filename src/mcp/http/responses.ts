@@ -1,0 +1,31 @@
+import type { ServerResponse } from 'node:http';
+
+/** JSON-RPC error codes the HTTP layer answers with (JSON-RPC 2.0 section 5.1, MCP Streamable HTTP). */
+export const HttpRpcError = {
+  /** Invalid JSON was received (JSON-RPC `Parse error`). */
+  PARSE_ERROR: -32700,
+  /** Transport-level refusals: bad headers, body too large, unauthorized, busy (SDK convention). */
+  SERVER_ERROR: -32000,
+  /** `Mcp-Session-Id` names no live session (SDK convention, with HTTP 404). */
+  SESSION_NOT_FOUND: -32001,
+  /** Unexpected server failure (JSON-RPC `Internal error`). */
+  INTERNAL_ERROR: -32603,
+} as const;
+
+/**
+ * Answers an HTTP request with a JSON-RPC error object (`id: null`, since the request
+ * could not be read or was refused before dispatch). Does nothing when the headers
+ * were already sent.
+ */
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}

@@ -1,0 +1,62 @@
+import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// The built package, like the stdio target's child process: the contract is checked on what ships.
+import { HttpMcpServer } from '../../dist/index.js';
+import { echoTool, fixtureTools } from '../fixtures/fixture-tools.mjs';
+import { connectClient, type ClientKind } from '../support/clients.js';
+import type { ContractSession, ContractTarget, ServerControl } from './target.js';
+
+/** Direct method calls: the app's settings UI lives in the same process as the server. */
+function directControl(server: HttpMcpServer): ServerControl {
+  return {
+    disable: async (name) => server.disableTool(name),
+    enable: async (name) => server.enableTool(name),
+    setDisabled: async (names) => server.setDisabledTools(names),
+    registerTool: async (name) => server.registerTool(echoTool(name)),
+    registerDocument: async (path) => void server.registerDocument(path),
+  };
+}
+
+/**
+ * Waits until the legacy client has opened its GET SSE stream (it does so right after
+ * `connect()` resolves, in the background): a change made before that is, per the
+ * Streamable HTTP transport, not delivered to it (there is no stream to carry it).
+ */
+async function getStreamOpen(server: HttpMcpServer, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!server.listSessions().some((session) => session.openRequests > 0)) {
+    if (Date.now() > deadline) throw new Error('the legacy client opened no GET stream');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * HttpMcpServer under test: one server per client, in the test process, on
+ * 127.0.0.1 with a free port; the client speaks real HTTP to it (v1 SDK transport,
+ * or the v2 transport in either era).
+ */
+export const httpTarget: ContractTarget = {
+  name: 'HttpMcpServer',
+  async open(kind: ClientKind, docsDir: string): Promise<ContractSession> {
+    const server = new HttpMcpServer({ name: 'contract-fixture', version: '1.0.0' }, { port: 0 });
+    for (const tool of fixtureTools()) server.registerTool(tool);
+    server.registerFolder(docsDir);
+    await server.start();
+    const url = new URL(server.address.url);
+    try {
+      const client = await connectClient(kind, kind === 'v1' ? new HttpV1(url) : new HttpV2(url));
+      if (kind !== 'v2-modern') await getStreamOpen(server);
+      return {
+        client,
+        control: directControl(server),
+        close: async () => {
+          await client.close();
+          await server.stop();
+        },
+      };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  },
+};
