@@ -109,7 +109,8 @@ export class HttpMcpServer extends BaseMcpServer {
    * @throws Error (with the Node `code`, e.g. `EADDRINUSE`) when the port cannot be bound; the server is then stopped.
    */
   async start(): Promise<void> {
-    if (this.#phase !== 'new') throw new ServerStateError(`HttpMcpServer.start() was already called (state: ${this.#phase}).`);
+    if (this.#phase !== 'new')
+      throw new ServerStateError(`HttpMcpServer.start() was already called (state: ${this.#phase}).`);
     this.#phase = 'starting';
     this.#mount();
     const { host, port, path } = this.#options;
@@ -128,7 +129,8 @@ export class HttpMcpServer extends BaseMcpServer {
       throw error;
     }
     const bound = (server.address() as AddressInfo).port;
-    const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+    const urlHost =
+      host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
     this.#address = { host, port: bound, url: `http://${urlHost}:${bound}${path}` };
     this.#sessions.startSweeper();
     this.#phase = 'started';
@@ -153,7 +155,8 @@ export class HttpMcpServer extends BaseMcpServer {
 
   #sessionEvent(event: HttpSessionEvent): void {
     this.#raw.onSessionEvent?.(event);
-    if (event.type === 'created') this.events.safeEmit('sessionCreated', { sessionId: event.sessionId, transport: 'http' });
+    if (event.type === 'created')
+      this.events.safeEmit('sessionCreated', { sessionId: event.sessionId, transport: 'http' });
     else this.events.safeEmit('sessionClosed', { sessionId: event.sessionId, transport: 'http', reason: event.reason });
   }
 
@@ -180,8 +183,11 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#modern = modern;
     this.#removeSink = this.views.addSink(modern.notify);
     const legacy = options.stateless
-      ? createStatelessLeg(() => this.createRequestScopedServer(), bridge, options.maxRequestBodyBytes, (error) =>
-          this.logger.debug({ err: error }, 'MCP stateless legacy request rejected'),
+      ? createStatelessLeg(
+          () => this.createRequestScopedServer(),
+          bridge,
+          options.maxRequestBodyBytes,
+          (error) => this.logger.debug({ err: error }, 'MCP stateless legacy request rejected'),
         )
       : createSessionfulLeg({
           createView: (authInfo?: AuthInfo) => this.createFreshMcpServer({ era: 'legacy', authInfo }),

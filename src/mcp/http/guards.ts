@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { isJsonContentType, validateHostHeader, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
+import {
+  isJsonContentType,
+  validateHostHeader,
+  validateOriginHeader,
+  type AuthInfo,
+} from '@modelcontextprotocol/server';
 import cors, { type CorsOptions } from 'cors';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { AuthenticationError } from '../../errors.js';
@@ -84,7 +89,8 @@ export function authGuard(authenticate: AuthenticateHook, defaultChallenge: stri
       refusal = new AuthenticationError('Unauthorized: authentication required');
     } catch (error) {
       logger.debug({ err: error }, 'authenticate() refused a request');
-      refusal = error instanceof AuthenticationError ? error : new AuthenticationError('Unauthorized: invalid credentials');
+      refusal =
+        error instanceof AuthenticationError ? error : new AuthenticationError('Unauthorized: invalid credentials');
     }
     sendRpcError(res, refusal.status, HttpRpcError.SERVER_ERROR, refusal.message, {
       'WWW-Authenticate': refusal.challenge ?? defaultChallenge,
@@ -99,7 +105,12 @@ export function authGuard(authenticate: AuthenticateHook, defaultChallenge: stri
 export function jsonBody(limit: number): RequestHandler[] {
   const contentTypeGuard: RequestHandler = (req, res, next) => {
     if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      return sendRpcError(res, 415, HttpRpcError.SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
+      return sendRpcError(
+        res,
+        415,
+        HttpRpcError.SERVER_ERROR,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
     }
     next();
   };
@@ -115,9 +126,15 @@ export function bodyErrors(limit: number, logger: Logger): ErrorRequestHandler {
   return (error: { type?: string; status?: number; message?: string }, _req, res, _next) => {
     switch (error.type) {
       case 'entity.too.large':
-        return sendRpcError(res, 413, HttpRpcError.SERVER_ERROR, `Payload Too Large: request body must not exceed ${limit} bytes`, {
-          Connection: 'close',
-        });
+        return sendRpcError(
+          res,
+          413,
+          HttpRpcError.SERVER_ERROR,
+          `Payload Too Large: request body must not exceed ${limit} bytes`,
+          {
+            Connection: 'close',
+          },
+        );
       case 'entity.parse.failed':
         return sendRpcError(res, 400, HttpRpcError.PARSE_ERROR, 'Parse error: Invalid JSON');
       case 'charset.unsupported':

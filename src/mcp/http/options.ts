@@ -119,7 +119,9 @@ export function isLoopbackHost(host: string): boolean {
 
 function positive(name: string, value: number, allowZero: boolean): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new RangeError(`HttpMcpServer option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`);
+    throw new RangeError(
+      `HttpMcpServer option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+    );
   }
   return value;
 }
@@ -141,7 +143,11 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     port: positive('port', options.port ?? 3000, true),
     path,
     stateless: options.stateless ?? false,
-    sessionIdleTimeoutMs: positive('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS, true),
+    sessionIdleTimeoutMs: positive(
+      'sessionIdleTimeoutMs',
+      options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+      true,
+    ),
     maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
     sessionLimitPolicy: options.sessionLimitPolicy ?? 'reject',
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false),
@@ -149,7 +155,11 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     allowedOrigins: protect ? (options.allowedOrigins ?? localhostAllowedOrigins()) : undefined,
     cors,
     authChallenge: options.authChallenge ?? `Bearer realm="${serverName.replace(/["\\]/g, '')}"`,
-    maxRequestBodyBytes: positive('maxRequestBodyBytes', options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE, false),
+    maxRequestBodyBytes: positive(
+      'maxRequestBodyBytes',
+      options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
+      false,
+    ),
     healthPath: options.healthPath ?? '/health',
     readyPath: options.readyPath ?? '/ready',
     keepAliveMs: positive('keepAliveMs', options.keepAliveMs ?? 15_000, true),
