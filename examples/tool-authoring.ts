@@ -1,0 +1,122 @@
+/**
+ * Tool authoring tour: every feature of docs/tools.md in one runnable server.
+ * Run: npm run build && node --experimental-strip-types examples/tool-authoring.ts
+ * (or compile with tsc); talk to it over stdio with any MCP client.
+ */
+import { z } from 'zod';
+import {
+  StdioMcpServer,
+  Tool,
+  ToolPackage,
+  UserError,
+  defineTool,
+  fromLlmChatTool,
+  imageContent,
+  resourceLink,
+  type ToolContext,
+} from '../src/index.js';
+
+// 1. A class-based tool with zod arguments, annotations, a timeout and progress.
+class ReportTool extends Tool<{ quarter: number }> {
+  constructor() {
+    super({
+      name: 'build_report',
+      title: 'Build report',
+      description: 'Builds the quarterly report.',
+      inputSchema: z.object({ quarter: z.number().int().min(1).max(4) }),
+      annotations: { readOnlyHint: true, idempotentHint: true },
+      timeoutMs: 30_000,
+    });
+  }
+
+  async execute({ quarter }: { quarter: number }, context: ToolContext) {
+    for (let step = 1; step <= 3; step += 1) {
+      if (context.signal.aborted) throw new UserError('Report cancelled.');
+      await context.reportProgress({ progress: step, total: 3, message: `section ${step}` });
+    }
+    context.log.info('report built', { quarter });
+    return `Q${quarter} report: all good.`;
+  }
+}
+
+// 2. Structured output, validated against outputSchema before it is sent.
+const stats = defineTool({
+  name: 'stats',
+  inputSchema: z.object({ values: z.array(z.number()) }),
+  outputSchema: z.object({ count: z.number(), mean: z.number() }),
+  execute: ({ values }: { values: number[] }) => ({
+    count: values.length,
+    mean: values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1),
+  }),
+});
+
+// 3. Asking the user (elicitation) and the client's model (sampling): one API on both eras.
+const deploy = defineTool({
+  name: 'deploy',
+  inputSchema: z.object({ env: z.enum(['staging', 'production']) }),
+  annotations: { destructiveHint: true },
+  execute: async ({ env }: { env: string }, context) => {
+    const answer = await context.elicit({
+      message: `Deploy to ${env}?`,
+      requestedSchema: z.object({ confirm: z.boolean() }),
+    });
+    if (answer.action !== 'accept' || answer.content?.confirm !== true) return 'Deployment skipped.';
+    return `Deployed to ${env}.`;
+  },
+});
+
+// 4. Rich content: images (bytes, `{ path }` or `{ url }`) and links to resources.
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const logo = defineTool({
+  name: 'logo',
+  execute: async () => [
+    await imageContent(PIXEL), // MIME type sniffed: image/png
+    resourceLink({ uri: 'file:///srv/brand/guide.md', name: 'brand guide' }),
+  ],
+});
+
+// 5. Access control: hidden from callers whose auth lacks the scope.
+const admin = defineTool({
+  name: 'purge_cache',
+  canAccess: (auth) => auth?.scopes.includes('admin') ?? false,
+  execute: () => 'Cache purged.',
+});
+
+// 6. An llm-chat style tool object, adapted without depending on that package.
+const legacyTool = fromLlmChatTool({
+  name: 'get_time',
+  description: 'Current time',
+  parameters: { type: 'object', properties: {} },
+  execute: () => [{ result: new Date().toISOString(), status: 'success' }],
+});
+
+// 7. Per-session tools (own state per connection) and events.
+class NotepadTool extends Tool<{ line?: string }> {
+  readonly #lines: string[] = [];
+  constructor() {
+    super({ name: 'notepad', inputSchema: z.object({ line: z.string().optional() }) });
+  }
+  execute({ line }: { line?: string }) {
+    if (line) this.#lines.push(line);
+    return this.#lines.join('\n') || '(empty)';
+  }
+  dispose() {
+    this.#lines.length = 0;
+  }
+}
+
+const server = new StdioMcpServer(
+  { name: 'tour', version: '1.0.0', instructions: 'A tour of tool features.' },
+  { sessionTools: () => [new NotepadTool()] },
+);
+server.registerTool(new ToolPackage([new ReportTool(), stats, deploy, logo, admin, legacyTool], { name: 'tour' }));
+server.events.on('toolCallFinished', ({ name, durationMs, isError }) =>
+  process.stderr.write(`${name} took ${durationMs.toFixed(1)} ms${isError ? ' (error)' : ''}\n`),
+);
+server.events.on('toolToggled', ({ disabled }) => process.stderr.write(`persist disabled set: ${disabled}\n`));
+
+await server.start();
+await server.waitUntilClosed();
