@@ -11,8 +11,7 @@
  * `mimeType` is the type of the converted content (e.g. `text/plain` for a PDF turned into text).
  */
 export type ConvertedContent =
-  | { kind: 'text'; text: string; mimeType: string }
-  | { kind: 'blob'; data: Uint8Array; mimeType: string };
+  { kind: 'text'; text: string; mimeType: string } | { kind: 'blob'; data: Uint8Array; mimeType: string };
 
 /** The input of {@link Converter.convert}: the file's path (for messages), its full bytes and its detected MIME type. */
 export interface ConverterInput {

@@ -1,0 +1,21 @@
+/**
+ * HTML -> Markdown, so a model reads headings, lists, links and tables instead of tags.
+ */
+import type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+import { htmlToMarkdown } from './html-to-markdown.js';
+import { decodeText } from './text-converter.js';
+
+/**
+ * Handles `text/html` and `application/xhtml+xml`. Output: `{ kind: 'text', mimeType: 'text/markdown' }`.
+ * Bytes are decoded like text files (BOM, UTF-8, Windows-1252 fallback). Never rejects on malformed
+ * HTML: the parser is lenient, as browsers are.
+ */
+export class HtmlConverter implements Converter {
+  readonly name = 'html';
+  readonly mimeTypes: readonly string[] = ['text/html', 'application/xhtml+xml'];
+  readonly outputMimeType = 'text/markdown';
+
+  async convert(input: ConverterInput): Promise<ConvertedContent> {
+    return { kind: 'text', text: htmlToMarkdown(decodeText(input.bytes)), mimeType: 'text/markdown' };
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * Builds the record behind one registered file: its public resource (URI, name, announced MIME type)
+ * and what a read needs (override, limits, root policy).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ConverterRegistry } from '../converters/index.js';
+import { essenceOf, extensionOf, looksLikeText, mimeTypeFromPath } from '../converters/index.js';
+import type { DocumentResource, StoredDocument } from './document-types.js';
+
+/** Everything {@link makeStoredDocument} needs about one file. */
+export interface EntryInput {
+  /** Absolute path (not resolved through links). */
+  path: string;
+  name: string;
+  title: string | undefined;
+  description: string | undefined;
+  /** The config's `mimeType` override. */
+  mimeType: string | undefined;
+  /** Size in bytes at registration. */
+  size: number;
+  /** Per-file read limit in bytes. */
+  maxFileSizeBytes: number;
+  /** Folder entries: the absolute root and whether links may leave it. */
+  folder?: { root: string; followSymlinks: boolean };
+}
+
+/** Reads up to 8 KiB of a file to tell text from binary; false on any error. */
+function headLooksLikeText(file: string): boolean {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const head = new Uint8Array(8192);
+      return looksLikeText(head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The announced MIME type is what `read` will return: the chosen converter's output type, or the source type
+ * (override, else by name). Folder entries read no content; a single file with an unknown name gets a cheap
+ * look at its first bytes (text/plain vs application/octet-stream).
+ */
+export function makeStoredDocument(input: EntryInput, converters: ConverterRegistry): StoredDocument {
+  const byName = input.mimeType ?? mimeTypeFromPath(input.path);
+  const textHead = byName === undefined && input.folder === undefined && headLooksLikeText(input.path);
+  const source = byName ?? (textHead ? 'text/plain' : 'application/octet-stream');
+  const converter = converters.find(source, extensionOf(input.path));
+  const resource: DocumentResource = {
+    uri: pathToFileURL(input.path).href,
+    name: input.name,
+    ...(input.title !== undefined ? { title: input.title } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    mimeType: converter.outputMimeType ?? essenceOf(source),
+    path: input.path,
+    ...(input.folder !== undefined ? { root: path.resolve(input.folder.root) } : {}),
+    size: input.size,
+  };
+  return {
+    resource: Object.freeze(resource),
+    mimeOverride: input.mimeType,
+    followSymlinks: input.folder?.followSymlinks ?? false,
+    maxFileSizeBytes: input.maxFileSizeBytes,
+  };
+}

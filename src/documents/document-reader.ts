@@ -1,0 +1,154 @@
+/**
+ * The lazy read path: check the file, reuse or produce its converted content, shape it as MCP contents.
+ */
+import fsp from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import type { Converter, ConverterRegistry } from '../converters/index.js';
+import { detectMimeType, extensionOf } from '../converters/index.js';
+import { DocumentNotFoundError, DocumentReadError, InvalidPathError } from '../errors.js';
+import type { ContentCache } from './content-cache.js';
+import type { DocumentReadContents, StoredDocument } from './document-types.js';
+import { isInside, isMissingFileError } from './path-policy.js';
+
+/** One converted content item without its URI. */
+type Content = { mimeType: string; text: string } | { mimeType: string; blob: string };
+
+/** What the cache keeps per path; valid while size, mtime, override and chosen converter are unchanged. */
+export interface CachedContent {
+  size: number;
+  mtimeMs: number;
+  mimeOverride: string | undefined;
+  sourceMimeType: string;
+  converter: Converter;
+  content: Content;
+}
+
+/** Throws `DocumentNotFoundError` for "file gone" errors, rethrows anything else. */
+function rethrowMissing(doc: StoredDocument, error: unknown): never {
+  if (isMissingFileError(error)) {
+    const { uri, path } = doc.resource;
+    throw new DocumentNotFoundError(uri, `Resource not found: ${uri} (the file ${path} no longer exists)`);
+  }
+  throw error;
+}
+
+/** Folder entries: the file must still resolve (through symlinks) inside its root. */
+async function assertInsideRoot(doc: StoredDocument): Promise<void> {
+  const { root, path } = doc.resource;
+  if (root === undefined || doc.followSymlinks) return;
+  const [realRoot, realPath] = await Promise.all([fsp.realpath(root), fsp.realpath(path)]);
+  if (!isInside(realRoot, realPath)) {
+    // The message names the registered path only, not where the link now points.
+    throw new InvalidPathError(
+      'PATH_OUTSIDE_ROOT',
+      path,
+      `Refusing to read ${path}: it now resolves outside its folder ${root}`,
+    );
+  }
+}
+
+/** Current stats of a regular file within limits; throws the documented errors otherwise. */
+async function checkFile(doc: StoredDocument): Promise<Stats> {
+  const { uri, path } = doc.resource;
+  let stats: Stats;
+  try {
+    await assertInsideRoot(doc);
+    stats = await fsp.stat(path);
+  } catch (error) {
+    rethrowMissing(doc, error);
+  }
+  if (!stats.isFile())
+    throw new DocumentNotFoundError(uri, `Resource not found: ${uri} (${path} is no longer a regular file)`);
+  if (stats.size > doc.maxFileSizeBytes) throw tooLarge(doc, stats.size);
+  return stats;
+}
+
+function tooLarge(doc: StoredDocument, size: number): DocumentReadError {
+  const { path } = doc.resource;
+  return new DocumentReadError(
+    'RESOURCE_TOO_LARGE',
+    path,
+    `Cannot read ${path}: it is ${size} bytes, over the ${doc.maxFileSizeBytes}-byte limit`,
+  );
+}
+
+/** Runs the converter and shapes its output; wraps failures into `CONVERSION_FAILED`. */
+async function convert(
+  doc: StoredDocument,
+  converter: Converter,
+  bytes: Uint8Array,
+  mimeType: string,
+): Promise<Content> {
+  const { path } = doc.resource;
+  try {
+    const out = await converter.convert({ path, bytes, mimeType });
+    if (out.kind === 'text') return { mimeType: out.mimeType, text: out.text };
+    return {
+      mimeType: out.mimeType,
+      blob: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength).toString('base64'),
+    };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DocumentReadError(
+      'CONVERSION_FAILED',
+      path,
+      `Cannot convert ${path} (${mimeType}) with the "${converter.name}" converter: ${reason}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/** Approximate memory cost of a content item in bytes (UTF-16 strings: two bytes per code unit). */
+function costOf(content: Content): number {
+  return 2 * ('text' in content ? content.text.length : content.blob.length);
+}
+
+/**
+ * Reads one document now: re-checks the root boundary, stats the file, returns the cached conversion when
+ * the file is unchanged, else reads, detects (unless overridden), converts and caches.
+ *
+ * @throws DocumentNotFoundError the file vanished or is no longer a regular file
+ * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its root
+ * @throws DocumentReadError `RESOURCE_TOO_LARGE` or `CONVERSION_FAILED` (message names file and reason)
+ */
+export async function readDocument(
+  doc: StoredDocument,
+  converters: ConverterRegistry,
+  cache: ContentCache<CachedContent>,
+): Promise<DocumentReadContents> {
+  const { uri, path } = doc.resource;
+  const stats = await checkFile(doc);
+  const extension = extensionOf(path);
+  const hit = cache.get(path);
+  if (
+    hit !== undefined &&
+    hit.size === stats.size &&
+    hit.mtimeMs === stats.mtimeMs &&
+    hit.mimeOverride === doc.mimeOverride &&
+    converters.find(hit.sourceMimeType, extension) === hit.converter
+  ) {
+    return [{ uri, ...hit.content }];
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await fsp.readFile(path);
+  } catch (error) {
+    rethrowMissing(doc, error);
+  }
+  if (bytes.length > doc.maxFileSizeBytes) throw tooLarge(doc, bytes.length);
+  const sourceMimeType = doc.mimeOverride ?? (await detectMimeType(path, bytes));
+  const converter = converters.find(sourceMimeType, extension);
+  const content = await convert(doc, converter, bytes, sourceMimeType);
+  const entry = {
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    mimeOverride: doc.mimeOverride,
+    sourceMimeType,
+    converter,
+    content,
+  };
+  cache.set(path, entry, costOf(content));
+  return [{ uri, ...content }];
+}

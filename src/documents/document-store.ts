@@ -1,0 +1,262 @@
+/**
+ * The registry of documents exposed as MCP resources: registration (files, folders), listing,
+ * lazy reads through converters, change events and optional watching.
+ */
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type ConverterRegistry, createDefaultConverters } from '../converters/index.js';
+import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
+import { ContentCache } from './content-cache.js';
+import type { FileDocumentConfig, FolderDocumentConfig } from './document-config.js';
+import { makeStoredDocument } from './document-entry.js';
+import { readDocument, type CachedContent } from './document-reader.js';
+import type {
+  DocumentChangeEvent,
+  DocumentChangeListener,
+  DocumentReadContents,
+  DocumentResource,
+  StoredDocument,
+} from './document-types.js';
+import { DocumentWatcher } from './document-watcher.js';
+import { scanFolder, type ScanOptions } from './folder-scan.js';
+import { normalizeExtensions, statOrUndefined } from './path-policy.js';
+
+export type {
+  DocumentChangeEvent,
+  DocumentChangeListener,
+  DocumentReadContents,
+  DocumentResource,
+} from './document-types.js';
+
+/** Default per-file read limit: 20 MiB. */
+export const DEFAULT_MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
+/** Default budget of the converted-content cache: 64 MiB. */
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Options of {@link DocumentStore}. */
+export interface DocumentStoreOptions {
+  /** Converters used for reads (default: `createDefaultConverters()`). Add custom ones before registering documents. */
+  converters?: ConverterRegistry;
+  /** Reads of larger files fail with `RESOURCE_TOO_LARGE`; folder scans skip them (bytes, default 20 MiB). */
+  maxFileSizeBytes?: number;
+  /** Budget of the LRU cache of converted content (bytes, default 64 MiB; 0 disables it). */
+  cacheMaxBytes?: number;
+  /** Watch registered files and folders: `updated` on edits, folder rescans (+`list_changed`) on add/remove. Default false. */
+  watch?: boolean;
+}
+
+/** A folder registration kept for rescans. */
+interface FolderRegistration {
+  config: FolderDocumentConfig;
+  scan: ScanOptions;
+}
+
+/**
+ * Registered documents. Registration is synchronous and reads no content; `read` reads the file at call time
+ * (so edits on disk are seen), converts it and caches the result by path + size + mtime.
+ */
+export class DocumentStore {
+  /** The converters used by `read`; `store.converters.register(myConverter)` overrides a built-in one. */
+  readonly converters: ConverterRegistry;
+  /** Default per-file read limit in bytes. */
+  readonly maxFileSizeBytes: number;
+  readonly #docs = new Map<string, StoredDocument>();
+  readonly #folders = new Map<string, FolderRegistration>();
+  readonly #listeners = new Set<DocumentChangeListener>();
+  readonly #cache: ContentCache<CachedContent>;
+  readonly #watcher: DocumentWatcher | undefined;
+  #list: readonly DocumentResource[] | undefined;
+
+  constructor(options: DocumentStoreOptions = {}) {
+    this.converters = options.converters ?? createDefaultConverters();
+    this.maxFileSizeBytes = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
+    this.#cache = new ContentCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES);
+    this.#watcher = options.watch
+      ? new DocumentWatcher({
+          fileChanged: (file) => this.#fileChanged(file),
+          folderChanged: (root) => this.#rescan(root),
+        })
+      : undefined;
+  }
+
+  /**
+   * Registers one file. Name defaults to the basename. Re-registering the same path replaces the entry.
+   * Emits one `list_changed`.
+   * @throws InvalidPathError `NOT_A_FILE` when the path is missing or not a regular file (directories included)
+   */
+  registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
+    const config = typeof pathOrConfig === 'string' ? { path: pathOrConfig } : pathOrConfig;
+    const absolute = path.resolve(String(config.path ?? ''));
+    const stats = config.path ? statOrUndefined(absolute) : undefined;
+    if (!stats?.isFile()) {
+      const why = !config.path ? 'the path is empty' : stats === undefined ? 'no such file' : 'not a regular file';
+      const hint = stats?.isDirectory() ? ' (it is a directory: use registerFolder)' : '';
+      throw new InvalidPathError('NOT_A_FILE', absolute, `Cannot register document ${absolute}: ${why}${hint}`);
+    }
+    const doc = makeStoredDocument(
+      {
+        path: absolute,
+        name: config.name ?? path.basename(absolute),
+        title: config.title,
+        description: config.description,
+        mimeType: config.mimeType,
+        size: stats.size,
+        maxFileSizeBytes: this.maxFileSizeBytes,
+      },
+      this.converters,
+    );
+    this.#put([doc]);
+    this.#watcher?.watchFile(absolute);
+    return doc.resource;
+  }
+
+  /**
+   * Registers every matching file under a folder (recursive), each named by its path relative to the folder.
+   * Returns the registered entries (sorted by name). Emits one `list_changed` for the batch, none when nothing matched.
+   * @throws InvalidPathError `NOT_A_DIRECTORY` when the path is missing or not a directory
+   */
+  registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
+    const config = typeof pathOrConfig === 'string' ? { path: pathOrConfig } : pathOrConfig;
+    const root = path.resolve(String(config.path ?? ''));
+    const stats = config.path ? statOrUndefined(root) : undefined;
+    if (!stats?.isDirectory()) {
+      const why = !config.path ? 'the path is empty' : stats === undefined ? 'no such directory' : 'not a directory';
+      throw new InvalidPathError('NOT_A_DIRECTORY', root, `Cannot register folder ${root}: ${why}`);
+    }
+    const extensions = normalizeExtensions(config.extensions ?? []);
+    const registration: FolderRegistration = {
+      config,
+      scan: {
+        extensions: new Set(extensions.length > 0 ? extensions : this.converters.supportedExtensions()),
+        ignore: config.ignore ?? [],
+        followSymlinks: config.followSymlinks ?? false,
+        maxFileSizeBytes: config.maxFileSizeBytes ?? this.maxFileSizeBytes,
+      },
+    };
+    this.#folders.set(root, registration);
+    const docs = this.#scan(root, registration);
+    if (docs.length > 0) this.#put(docs);
+    this.#watcher?.watchFolder(root);
+    return docs.map((doc) => doc.resource);
+  }
+
+  /** Every registered resource in registration order. The same frozen array is returned until something changes. */
+  list(): readonly DocumentResource[] {
+    this.#list ??= Object.freeze([...this.#docs.values()].map((doc) => doc.resource));
+    return this.#list;
+  }
+
+  /** The resource with this URI (exact, or equal once normalized through its file path), or `undefined`. */
+  get(uri: string): DocumentResource | undefined {
+    return this.#lookup(uri)?.resource;
+  }
+
+  /**
+   * Reads a resource now (see `readDocument`): one content item, text or base64 blob.
+   * @throws DocumentNotFoundError unknown URI, or the file vanished
+   * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its folder
+   * @throws DocumentReadError `RESOURCE_TOO_LARGE` or `CONVERSION_FAILED`
+   */
+  async read(uri: string): Promise<DocumentReadContents> {
+    const doc = this.#lookup(uri);
+    if (doc === undefined) throw new DocumentNotFoundError(uri);
+    return readDocument(doc, this.converters, this.#cache);
+  }
+
+  /** Subscribes to changes; returns the unsubscribe function. Listeners run synchronously; their exceptions are ignored. */
+  onChange(listener: DocumentChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** With `watch: true`: resolves once every watcher has done its initial scan. Resolves at once otherwise. */
+  async watchReady(): Promise<void> {
+    await this.#watcher?.ready();
+  }
+
+  /** Stops watchers and drops the cache and listeners. Registered entries stay readable. Idempotent. */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    this.#cache.clear();
+    await this.#watcher?.close();
+  }
+
+  #lookup(uri: string): StoredDocument | undefined {
+    const exact = this.#docs.get(uri);
+    if (exact !== undefined || !uri.startsWith('file:')) return exact;
+    try {
+      return this.#docs.get(pathToFileURL(fileURLToPath(uri)).href);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #scan(root: string, registration: FolderRegistration): StoredDocument[] {
+    const { config, scan } = registration;
+    const shared = { title: config.title, description: config.description, mimeType: config.mimeType };
+    const folder = { root, followSymlinks: scan.followSymlinks };
+    return scanFolder(root, scan).map((file) =>
+      makeStoredDocument({ ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder }, this.converters),
+    );
+  }
+
+  /** Adds or replaces entries (by URI) and emits one `list_changed`. */
+  #put(docs: readonly StoredDocument[]): void {
+    for (const doc of docs) {
+      this.#docs.set(doc.resource.uri, doc);
+      this.#cache.delete(doc.resource.path);
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.#list = undefined;
+    this.#emit({ type: 'list_changed' });
+  }
+
+  #emit(event: DocumentChangeEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener must not break registration or other listeners.
+      }
+    }
+  }
+
+  /** Watcher: a file changed on disk. */
+  #fileChanged(file: string): void {
+    const uri = pathToFileURL(file).href;
+    if (!this.#docs.has(uri)) return;
+    this.#cache.delete(file);
+    this.#emit({ type: 'updated', uri });
+  }
+
+  /** Watcher: files appeared or vanished under a folder; re-applies the folder's scan and emits on any difference. */
+  #rescan(root: string): void {
+    const registration = this.#folders.get(root);
+    if (registration === undefined) return;
+    let fresh: StoredDocument[];
+    try {
+      fresh = statOrUndefined(root)?.isDirectory() ? this.#scan(root, registration) : [];
+    } catch {
+      return;
+    }
+    const freshUris = new Set(fresh.map((doc) => doc.resource.uri));
+    let changed = false;
+    for (const [uri, doc] of this.#docs) {
+      if (doc.resource.root === root && !freshUris.has(uri)) {
+        this.#docs.delete(uri);
+        this.#cache.delete(doc.resource.path);
+        changed = true;
+      }
+    }
+    for (const doc of fresh) {
+      if (!this.#docs.has(doc.resource.uri)) {
+        this.#docs.set(doc.resource.uri, doc);
+        changed = true;
+      }
+    }
+    if (changed) this.#changed();
+  }
+}

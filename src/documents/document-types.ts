@@ -1,0 +1,43 @@
+/**
+ * Shapes shared by the document store, its reader and its watcher.
+ */
+
+/** A registered file as announced to clients (`resources/list`). Frozen once created. */
+export interface DocumentResource {
+  /** `file://` URL of the absolute path (`url.pathToFileURL`); spaces and non-ASCII are percent-encoded. */
+  uri: string;
+  /** Basename for `registerDocument` (or `config.name`); path relative to the folder root with `/` separators for `registerFolder`. */
+  name: string;
+  title?: string;
+  description?: string;
+  /** MIME type of what `read` returns (e.g. `text/plain` for a PDF converted to text), predicted at registration. */
+  mimeType: string;
+  /** Absolute path on disk (not resolved through symlinks). */
+  path: string;
+  /** Absolute folder root for folder entries (the path boundary); absent for single documents. */
+  root?: string;
+  /** Size in bytes at registration time. */
+  size?: number;
+}
+
+/** The `contents` of a `resources/read` result: one item, text or base64 blob. */
+export type DocumentReadContents = Array<
+  { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string /* base64 */ }
+>;
+
+/** A change to the store: the list changed (registration, folder rescan) or one resource's content changed. */
+export type DocumentChangeEvent = { type: 'list_changed' } | { type: 'updated'; uri: string };
+
+/** Listener passed to `DocumentStore.onChange`. */
+export type DocumentChangeListener = (event: DocumentChangeEvent) => void;
+
+/** Internal record behind a {@link DocumentResource}: what `read` needs beyond the public fields. */
+export interface StoredDocument {
+  resource: DocumentResource;
+  /** The configured `mimeType` override, used instead of detection. */
+  mimeOverride: string | undefined;
+  /** Folder entries only: skip the read-time root check (the folder was registered with `followSymlinks`). */
+  followSymlinks: boolean;
+  /** Reads of files larger than this (bytes) fail with `RESOURCE_TOO_LARGE`. */
+  maxFileSizeBytes: number;
+}

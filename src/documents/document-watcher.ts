@@ -1,0 +1,85 @@
+/**
+ * Optional file watching (chokidar): tells the store when a registered file changes and when files
+ * appear or disappear under a registered folder.
+ */
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { isHiddenRelativePath } from './path-policy.js';
+
+/** What the watcher reports; the store decides what each means for its entries. */
+export interface WatchCallbacks {
+  /** A file's content changed, or the file was removed or re-created (absolute path). */
+  fileChanged(filePath: string): void;
+  /** Files or folders were added or removed under a watched folder root (debounced, one call per burst). */
+  folderChanged(root: string): void;
+}
+
+/**
+ * One chokidar watcher per registered file or folder. Symlinks are not followed (edits to a link's target
+ * are not reported; reads still see them). Dot-files and `node_modules` under a folder are not watched.
+ * Debounce timers are unref'd; {@link close} stops everything.
+ */
+export class DocumentWatcher {
+  readonly #watchers = new Map<string, { watcher: FSWatcher; ready: Promise<void> }>();
+  readonly #timers = new Map<string, NodeJS.Timeout>();
+
+  /** @param debounceMs quiet time before a folder change is reported (ms). */
+  constructor(
+    readonly callbacks: WatchCallbacks,
+    readonly debounceMs = 100,
+  ) {}
+
+  /** Watches one file (no-op when already watched). */
+  watchFile(filePath: string): void {
+    this.#start(filePath, undefined, (event, changed) => {
+      if (event === 'add' || event === 'change' || event === 'unlink') this.callbacks.fileChanged(changed);
+    });
+  }
+
+  /** Watches a folder tree (no-op when already watched). */
+  watchFolder(root: string): void {
+    const ignored = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
+    this.#start(root, ignored, (event, changed) => {
+      if (event === 'change') this.callbacks.fileChanged(changed);
+      else this.#schedule(root);
+    });
+  }
+
+  /** Resolves once every watcher has finished its initial scan (events before that may be missed). */
+  async ready(): Promise<void> {
+    await Promise.all([...this.#watchers.values()].map((entry) => entry.ready));
+  }
+
+  /** Stops all watchers and pending timers. */
+  async close(): Promise<void> {
+    for (const timer of this.#timers.values()) clearTimeout(timer);
+    this.#timers.clear();
+    const watchers = [...this.#watchers.values()];
+    this.#watchers.clear();
+    await Promise.all(watchers.map((entry) => entry.watcher.close()));
+  }
+
+  #start(
+    target: string,
+    ignored: ((candidate: string) => boolean) | undefined,
+    onEvent: (event: string, changed: string) => void,
+  ): void {
+    if (this.#watchers.has(target)) return;
+    const watcher = watch(target, { ignoreInitial: true, followSymlinks: false, ...(ignored ? { ignored } : {}) });
+    const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    watcher.on('all', (event, changed) => onEvent(event, changed));
+    // A watcher error (e.g. EMFILE, a removed root) must not crash the server: reads stay correct without it.
+    watcher.on('error', () => undefined);
+    this.#watchers.set(target, { watcher, ready });
+  }
+
+  #schedule(root: string): void {
+    clearTimeout(this.#timers.get(root));
+    const timer = setTimeout(() => {
+      this.#timers.delete(root);
+      this.callbacks.folderChanged(root);
+    }, this.debounceMs);
+    timer.unref();
+    this.#timers.set(root, timer);
+  }
+}

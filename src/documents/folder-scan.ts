@@ -1,0 +1,91 @@
+/**
+ * Synchronous recursive folder scan (fast-glob) applying the path policy: dot-files and
+ * `node_modules` skipped, `ignore` globs, extension filter, size limit, symlink boundary.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import picomatch from 'picomatch';
+import { ALWAYS_IGNORED_DIRECTORIES, hasAllowedExtension, isInside, realpathOrUndefined } from './path-policy.js';
+
+/** Options of {@link scanFolder}; extensions must already be normalized. */
+export interface ScanOptions {
+  /** Allowed extensions (lower case, no dot). */
+  extensions: ReadonlySet<string>;
+  /** Glob patterns relative to the root; a pattern matching a folder excludes everything below it. */
+  ignore: readonly string[];
+  /** Follow links leaving the root and descend into symlinked folders. */
+  followSymlinks: boolean;
+  /** Files larger than this (bytes) are skipped. */
+  maxFileSizeBytes: number;
+}
+
+/** One file found by {@link scanFolder}. */
+export interface ScannedFile {
+  /** Absolute path as reached from the root (through links, not resolved). */
+  path: string;
+  /** Path relative to the root with `/` separators, e.g. `sub/guide.md`. */
+  name: string;
+  /** Size in bytes at scan time. */
+  size: number;
+}
+
+const FAST_GLOB_IGNORE = ALWAYS_IGNORED_DIRECTORIES.flatMap((dir) => [`**/${dir}`, `**/${dir}/**`]);
+
+/** True when the name or one of its parent folders matches an ignore pattern. */
+function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: string): boolean {
+  if (matcher === undefined) return false;
+  const segments = name.split('/');
+  for (let i = 1; i <= segments.length; i++) if (matcher(segments.slice(0, i).join('/'))) return true;
+  return false;
+}
+
+/**
+ * Lists the files under `root` (an existing directory) that pass the policy, sorted by name.
+ *
+ * Symlinks: a link to a file is kept when its target resolves inside the root, or always with
+ * `followSymlinks`; links to folders are descended into only with `followSymlinks` (each real folder once,
+ * so link cycles end). Broken links and unreadable entries are skipped. Reads no file content.
+ */
+export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
+  const rootReal = fs.realpathSync(root);
+  const matcher = options.ignore.length > 0 ? picomatch([...options.ignore], { dot: true }) : undefined;
+  const visited = new Set([rootReal]);
+  const found: ScannedFile[] = [];
+  const accept = (name: string, size: number): void => {
+    if (size <= options.maxFileSizeBytes && hasAllowedExtension(name, options.extensions)) {
+      found.push({ path: path.join(root, ...name.split('/')), name, size });
+    }
+  };
+  const walk = (dir: string, prefix: string): void => {
+    const entries = fg.sync('**/*', {
+      cwd: dir,
+      dot: false,
+      onlyFiles: false,
+      followSymbolicLinks: false,
+      stats: true,
+      suppressErrors: true,
+      ignore: prefix === '' ? [...FAST_GLOB_IGNORE, ...options.ignore] : FAST_GLOB_IGNORE,
+    });
+    for (const entry of entries) {
+      const name = prefix + entry.path;
+      const stats = entry.stats;
+      if (stats === undefined || ignoredBy(matcher, name)) continue;
+      if (stats.isFile()) {
+        accept(name, stats.size);
+        continue;
+      }
+      if (!stats.isSymbolicLink()) continue;
+      const real = realpathOrUndefined(path.join(dir, entry.path));
+      if (real === undefined || (!options.followSymlinks && !isInside(rootReal, real))) continue;
+      const target = fs.statSync(real, { throwIfNoEntry: false });
+      if (target?.isFile()) accept(name, target.size);
+      else if (target?.isDirectory() && options.followSymlinks && !visited.has(real)) {
+        visited.add(real);
+        walk(path.join(dir, entry.path), `${name}/`);
+      }
+    }
+  };
+  walk(root, '');
+  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,71 @@
+/**
+ * Path rules shared by folder scans, reads and watching: the root boundary, extension filters and
+ * the names that are never exposed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Directory names never scanned, at any depth. Dot-files and dot-folders are excluded as well. */
+export const ALWAYS_IGNORED_DIRECTORIES: readonly string[] = ['node_modules'];
+
+/** True when `target` is `root` itself or lies below it. Both must be absolute and already resolved. */
+export function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}
+
+/**
+ * True when a path relative to a folder root has a hidden segment (starts with `.`) or a segment in
+ * {@link ALWAYS_IGNORED_DIRECTORIES}. Accepts `/` or the platform separator.
+ */
+export function isHiddenRelativePath(relativePath: string): boolean {
+  return relativePath
+    .split(/[\\/]/)
+    .some(
+      (segment) =>
+        (segment.startsWith('.') && segment !== '.' && segment !== '..') ||
+        ALWAYS_IGNORED_DIRECTORIES.includes(segment),
+    );
+}
+
+/** Normalizes an extension filter: lower case, leading dots removed, empties dropped, duplicates removed. */
+export function normalizeExtensions(extensions: readonly string[]): string[] {
+  const normalized = extensions.map((ext) => ext.trim().replace(/^\.+/, '').toLowerCase()).filter((ext) => ext !== '');
+  return [...new Set(normalized)];
+}
+
+/**
+ * True when a file name ends with one of the extensions (a set of normalized extensions, see
+ * {@link normalizeExtensions}); multi-part extensions match too (`a.tar.gz` matches `gz` and `tar.gz`).
+ */
+export function hasAllowedExtension(fileName: string, extensions: ReadonlySet<string>): boolean {
+  const base = path.basename(fileName).toLowerCase();
+  for (let dot = base.indexOf('.', 1); dot !== -1; dot = base.indexOf('.', dot + 1)) {
+    if (extensions.has(base.slice(dot + 1))) return true;
+  }
+  return false;
+}
+
+/** `fs.realpathSync`, or `undefined` when the path (or a link target on it) does not exist. */
+export function realpathOrUndefined(target: string): string | undefined {
+  try {
+    return fs.realpathSync(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `fs.statSync` following links, or `undefined` when the path cannot be stat'ed (missing, no permission, bad name). */
+export function statOrUndefined(target: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True for the error codes that mean "this path is gone" (ENOENT, ENOTDIR). */
+export function isMissingFileError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,30 @@
+/**
+ * Per-test DocumentStore in a fresh temporary folder, with every change event recorded.
+ */
+import { afterEach, beforeEach } from 'vitest';
+import { DocumentStore, type DocumentChangeEvent, type DocumentStoreOptions } from '../../src/documents/index.js';
+import { makeTempDir } from '../fixtures/document-builders.js';
+
+/** What each test gets; the fields are replaced before every test. */
+export interface StoreHarness {
+  dir: string;
+  store: DocumentStore;
+  events: DocumentChangeEvent[];
+}
+
+/** Registers beforeEach/afterEach hooks creating (and closing / deleting) a store and its temp folder. */
+export function useDocumentStore(options?: DocumentStoreOptions): StoreHarness {
+  const harness = {} as StoreHarness;
+  let cleanup: () => Promise<void> = async () => undefined;
+  beforeEach(async () => {
+    ({ dir: harness.dir, cleanup } = await makeTempDir());
+    harness.store = new DocumentStore(options);
+    harness.events = [];
+    harness.store.onChange((event) => harness.events.push(event));
+  });
+  afterEach(async () => {
+    await harness.store.close();
+    await cleanup();
+  });
+  return harness;
+}

@@ -1,0 +1,78 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DocumentStore, type DocumentChangeEvent } from '../../src/documents/index.js';
+import { writeFile } from '../fixtures/document-builders.js';
+import { useDocumentStore } from './store-harness.js';
+
+const harness = useDocumentStore({ watch: true });
+let dir: string;
+let store: DocumentStore;
+let events: DocumentChangeEvent[];
+beforeEach(() => ({ dir, store, events } = harness));
+
+/** Polls until `predicate` holds (watch events arrive asynchronously), failing after 5 s. */
+async function until(predicate: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('DocumentStore with watch: true', () => {
+  it('emits updated when a registered file changes, and serves the new content', async () => {
+    const file = await writeFile(dir, 'a.md', 'one');
+    const { uri } = store.registerDocument(file);
+    await store.read(uri);
+    await store.watchReady();
+    events.length = 0;
+    await fs.writeFile(file, 'two!');
+    await until(() => events.some((e) => e.type === 'updated'));
+    expect(events).toContainEqual({ type: 'updated', uri });
+    expect(await store.read(uri)).toMatchObject([{ text: 'two!' }]);
+  });
+
+  it('adds and removes folder entries as files appear and vanish', async () => {
+    const root = path.join(dir, 'root');
+    await writeFile(root, 'a.md', 'a');
+    store.registerFolder(root);
+    await store.watchReady();
+    events.length = 0;
+    await writeFile(root, 'sub/new.md', 'new');
+    await writeFile(root, '.hidden.md', 'h');
+    await until(() => store.list().some((r) => r.name === 'sub/new.md'));
+    expect(events).toContainEqual({ type: 'list_changed' });
+    await fs.rm(path.join(root, 'a.md'));
+    await until(() => !store.list().some((r) => r.name === 'a.md'));
+    expect(store.list().map((r) => r.name)).toEqual(['sub/new.md']);
+  });
+
+  it('stops watching on close', async () => {
+    const file = await writeFile(dir, 'a.md', 'one');
+    store.registerDocument(file);
+    await store.watchReady();
+    await store.close();
+    events.length = 0;
+    // close() drops listeners; subscribe again so a still-running watcher would be noticed.
+    store.onChange((event) => events.push(event));
+    await fs.writeFile(file, 'changed after close');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(events).toEqual([]);
+  });
+});
+
+describe('DocumentStore without watch', () => {
+  it('does not report disk changes', async () => {
+    const plain = new DocumentStore();
+    const seen: DocumentChangeEvent[] = [];
+    plain.onChange((event) => seen.push(event));
+    const file = await writeFile(dir, 'a.md', 'one');
+    plain.registerDocument(file);
+    await plain.watchReady();
+    await fs.writeFile(file, 'two');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(seen).toEqual([{ type: 'list_changed' }]);
+    await plain.close();
+  });
+});
