@@ -41,3 +41,32 @@ export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/http/options.
 export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from './mcp/http/session-map.js';
 export type { ReadinessReport } from './mcp/http/health.js';
 export { AuthenticationError } from './errors.js';
+
+export { DuplicatePromptError, InvalidPromptError, DuplicateResourceError, InvalidResourceError } from './errors.js';
+export type { RequestContext } from './request-context.js';
+export {
+  completeFromList,
+  MAX_COMPLETION_VALUES,
+  type CompleteFunction,
+  type CompletionContext,
+  type CompletionSuggestions,
+} from './completions/completion.js';
+export {
+  Prompt,
+  definePrompt,
+  type PromptDefinition,
+  type PromptSpec,
+  type PromptContext,
+  type CompiledPrompt,
+} from './prompts/prompt.js';
+export type { PromptArgumentSpec, PromptArgumentsInput, CompiledPromptArguments } from './prompts/prompt-arguments.js';
+export type { PromptReturn } from './prompts/prompt-result.js';
+export { PromptRegistry, type PromptRegistryChange } from './prompts/prompt-registry.js';
+export type { ResourceConfig, ResourceMetadata, ResourceContext, RegisteredResource } from './resources/resource.js';
+export type {
+  ResourceTemplateConfig,
+  RegisteredResourceTemplate,
+  TemplateVariables,
+} from './resources/resource-template.js';
+export type { ResourceReadReturn, ResourceContentsInput, ResourceContents } from './resources/resource-contents.js';
+export { ResourceRegistry, type ResourceRegistryChange } from './resources/resource-registry.js';

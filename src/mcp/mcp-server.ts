@@ -8,9 +8,14 @@ import {
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
+import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
+import { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
+import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
+import { ResourceRegistry } from '../resources/resource-registry.js';
+import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { LiveViews } from './live-views.js';
 import type { InputState } from './input-rounds.js';
 import { ServerEvents } from './server-events.js';
@@ -58,6 +63,10 @@ export abstract class BaseMcpServer {
   readonly registry = new ToolRegistry();
   /** Registered documents and folders (shared by every view). */
   readonly documents: DocumentStore;
+  /** Registered prompts, in registration order (shared by every view). */
+  readonly prompts = new PromptRegistry();
+  /** In-memory / computed resources and resource templates (shared by every view). */
+  readonly resources = new ResourceRegistry();
   /** Toolkit diagnostics go here (stderr by default). */
   protected readonly logger: Logger;
   /** Every live view plus other change sinks; changes fan out through it. */
@@ -83,6 +92,8 @@ export abstract class BaseMcpServer {
       serverInfo,
       registry: this.registry,
       documents: this.documents,
+      prompts: this.prompts,
+      resources: this.resources,
       events: this.events,
       requestState: createRequestStateCodec<InputState>({
         key: options.requestStateKey ?? randomBytes(32),
@@ -108,6 +119,8 @@ export abstract class BaseMcpServer {
       if (event.type === 'list_changed') this.views.resourcesChanged();
       else this.views.resourceUpdated(event.uri);
     });
+    this.prompts.onChange(() => this.views.promptsChanged());
+    this.resources.onChange(() => this.views.resourcesChanged());
   }
 
   /**
@@ -165,6 +178,69 @@ export abstract class BaseMcpServer {
     const documents = this.documents.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
     return documents;
+  }
+
+  /**
+   * Registers a prompt (MCP "Prompts"): a {@link Prompt} instance, or a config object with a
+   * `load(args, context)` function (made into a prompt with `definePrompt`). Allowed after
+   * `start()`: every connected client gets one `notifications/prompts/list_changed`.
+   * @returns the registered prompt.
+   * @throws DuplicatePromptError when the name is taken.
+   * @throws InvalidPromptError when the definition is unusable (see `Prompt`).
+   */
+  registerPrompt<Args>(prompt: Prompt<Args> | PromptSpec<Args>): Prompt<Args> {
+    const item = prompt instanceof Prompt ? prompt : definePrompt(prompt);
+    this.prompts.register(item as Prompt<never>);
+    return item;
+  }
+
+  /** Removes a prompt; clients get `list_changed`. Returns false (and sends nothing) for an unknown name. */
+  removePrompt(name: string): boolean {
+    return this.prompts.remove(name);
+  }
+
+  /**
+   * Registers an in-memory or computed resource at a fixed URI (see `ResourceConfig`). It is
+   * listed after the documents and read through its `read()` on every `resources/read`.
+   * Allowed after `start()`: clients get one `notifications/resources/list_changed`.
+   * @throws DuplicateResourceError when the URI is taken.
+   * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
+   */
+  registerResource(config: ResourceConfig): RegisteredResource {
+    return this.resources.register(config);
+  }
+
+  /** Removes the resource at `uri`; clients get `list_changed`. False for an unknown URI. */
+  removeResource(uri: string): boolean {
+    return this.resources.remove(uri);
+  }
+
+  /**
+   * Registers a resource template (RFC 6570 `uriTemplate`, see `ResourceTemplateConfig`): shown
+   * in `resources/templates/list`, its variables complete through `completion/complete`, and a
+   * URI matching no fixed resource or document is read by the first matching template.
+   * Allowed after `start()`: clients get one `notifications/resources/list_changed`.
+   * @throws DuplicateResourceError when the same URI template is registered.
+   * @throws InvalidResourceError for a malformed template or configuration.
+   */
+  registerResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
+    return this.resources.registerTemplate(config);
+  }
+
+  /** Removes the template registered with this URI template; clients get `list_changed`. False when unknown. */
+  removeResourceTemplate(uriTemplate: string): boolean {
+    return this.resources.removeTemplate(uriTemplate);
+  }
+
+  /**
+   * Tells clients subscribed to `uri` that its content changed (`notifications/resources/updated`,
+   * MCP "Resources / Subscriptions"), so they read it again. Only subscribers get it: on the
+   * legacy era the clients that sent `resources/subscribe` for `uri`; on 2026-07-28 the
+   * `subscriptions/listen` streams whose `resourceSubscriptions` contain `uri`. Safe to call
+   * for any URI at any time (before `start()` or with no subscriber it does nothing).
+   */
+  sendResourceUpdated(uri: string): void {
+    this.views.resourceUpdated(uri);
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */

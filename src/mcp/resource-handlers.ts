@@ -1,38 +1,102 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server } from '@modelcontextprotocol/server';
-import type { DocumentStore } from '../documents/document-store.js';
-import { DocumentNotFoundError, ToolkitError } from '../errors.js';
+import {
+  ResourceNotFoundError,
+  type ReadResourceResult,
+  type Resource,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { DocumentResource, DocumentStore } from '../documents/document-store.js';
+import type { RequestContext } from '../request-context.js';
+import { toResourceContents } from '../resources/resource-contents.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { toProtocolError } from './handler-errors.js';
+import { buildRequestContext } from './request-context-builder.js';
+
+/** What the resource handlers read: file documents and in-memory resources / templates. */
+export interface ResourceSources {
+  readonly documents: DocumentStore;
+  readonly resources: ResourceRegistry;
+  /** Reports a template `list()` that failed (its entries are left out of `resources/list`). */
+  onError(error: unknown): void;
+}
+
+function documentEntry({ uri, name, title, description, mimeType, size }: DocumentResource): Resource {
+  return {
+    uri,
+    name,
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    mimeType,
+    ...(size !== undefined && { size }),
+  };
+}
+
+/** The concrete resources that templates list, each filled with its template's metadata. */
+async function templateEntries(sources: ResourceSources, context: RequestContext): Promise<Resource[]> {
+  const lists = await Promise.all(
+    sources.resources.templates().map(async (template) => {
+      if (!template.config.list) return [];
+      try {
+        const { uriTemplate: _template, ...defaults } = template.listed;
+        return (await template.config.list(context)).map((entry) => ({ ...defaults, ...entry }));
+      } catch (error) {
+        sources.onError(error);
+        return [];
+      }
+    }),
+  );
+  return lists.flat();
+}
+
+/** `resources/read` in lookup order: exact resource URI, then documents, then templates. */
+async function read(sources: ResourceSources, uri: string, context: () => RequestContext): Promise<ReadResourceResult> {
+  const resource = sources.resources.get(uri);
+  if (resource) {
+    const value = await resource.config.read(uri, context());
+    return { contents: toResourceContents(value, uri, resource.config.mimeType) };
+  }
+  if (sources.documents.get(uri)) return { contents: await sources.documents.read(uri) };
+  const matched = sources.resources.match(uri);
+  if (matched) {
+    const value = await matched.template.config.read(uri, matched.variables, context());
+    return { contents: toResourceContents(value, uri, matched.template.config.mimeType) };
+  }
+  throw new ResourceNotFoundError(uri);
+}
 
 /**
- * Installs `resources/list`, `resources/read` and `resources/templates/list` on a
- * view, reading the shared document store on every request. Reads are lazy: the
- * file is read (and converted) when a client asks for it.
+ * Installs `resources/list`, `resources/templates/list` and `resources/read` on a view
+ * (MCP "Resources"), reading the shared document store and resource registry on every
+ * request. Lists: documents, then fixed resources, then what templates `list()`, each in
+ * registration order. Reads are lazy: a file is read (and converted) and a resource's `read()`
+ * runs when a client asks.
  *
- * Errors: an unknown URI or a vanished file -> "Resource not found" (the SDK sends it
- * as -32602 on 2026-07-28, per that revision); a too-large file or a failed
- * conversion -> -32603 with a message naming the file and the reason.
+ * Errors: an unknown URI or a vanished file -> "Resource not found" (the SDK sends it as
+ * -32602 on 2026-07-28, per that revision); a too-large file or a failed conversion -> -32603
+ * naming the file; an error thrown by a `read()` -> see `toProtocolError`.
  */
-export function installResourceHandlers(server: Server, documents: DocumentStore): void {
-  server.setRequestHandler('resources/list', () => ({
-    resources: documents.list().map(({ uri, name, title, description, mimeType, size }) => ({
-      uri,
-      name,
-      ...(title !== undefined && { title }),
-      ...(description !== undefined && { description }),
-      mimeType,
-      ...(size !== undefined && { size }),
-    })),
+export function installResourceHandlers(server: Server, sources: ResourceSources): void {
+  const contextOf = (ctx: ServerContext) => buildRequestContext(server, ctx);
+
+  server.setRequestHandler('resources/list', async (_request, ctx) => ({
+    resources: [
+      ...sources.documents.list().map(documentEntry),
+      ...sources.resources.list(),
+      ...(await templateEntries(sources, contextOf(ctx))),
+    ],
   }));
 
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+  server.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: [...sources.resources.listTemplates()],
+  }));
 
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     try {
-      return { contents: await documents.read(uri) };
+      return await read(sources, uri, () => contextOf(ctx));
     } catch (error) {
-      if (error instanceof DocumentNotFoundError) throw new ResourceNotFoundError(uri, error.message);
-      if (error instanceof ToolkitError) throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
-      throw error;
+      if (error instanceof ResourceNotFoundError) throw error;
+      throw toProtocolError(error, `Reading ${uri}`);
     }
   });
 }

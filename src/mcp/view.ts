@@ -1,9 +1,14 @@
-import { Server, type RequestStateCodec, type ServerCapabilities } from '@modelcontextprotocol/server';
+import type { RequestStateCodec, Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import type { DocumentStore } from '../documents/document-store.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { installCompletionHandlers } from './completion-handlers.js';
 import type { InputState } from './input-rounds.js';
+import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
+import { installSubscriptionHandlers, SubscribingServer } from './resource-subscriptions.js';
 import type { ServerInfo } from './server-info.js';
 import type { ServerEvents } from './server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
@@ -14,6 +19,10 @@ export interface ViewModel {
   readonly serverInfo: ServerInfo;
   readonly registry: ToolRegistry;
   readonly documents: DocumentStore;
+  /** Registered prompts (`prompts/*`, completion of their arguments). */
+  readonly prompts: PromptRegistry;
+  /** In-memory / computed resources and resource templates. */
+  readonly resources: ResourceRegistry;
   readonly events: ServerEvents;
   /** Seals the 2026-07-28 multi-round-trip `requestState` (HMAC). */
   readonly requestState: RequestStateCodec<InputState>;
@@ -29,8 +38,9 @@ export interface ViewModel {
  */
 export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
   tools: { listChanged: true },
-  resources: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
+  completions: {},
   logging: {},
 });
 
@@ -40,9 +50,12 @@ export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
  * view costs the same whether 1 or 1,000 tools are registered, and every change to
  * the model is seen by every view at once.
  */
-export function createView(model: ViewModel, sessionTools: readonly Tool<never>[] = []): { server: Server; tools: ViewTools } {
+export function createView(
+  model: ViewModel,
+  sessionTools: readonly Tool<never>[] = [],
+): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
-  const server = new Server(implementation, {
+  const server = new SubscribingServer(implementation, {
     capabilities: VIEW_CAPABILITIES,
     instructions: model.instructions(),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
@@ -50,7 +63,9 @@ export function createView(model: ViewModel, sessionTools: readonly Tool<never>[
   server.onerror = (error) => model.onError(error);
   const tools = new ViewTools(model.registry, sessionTools);
   installToolHandlers(server, { server, tools, events: model.events, requestState: model.requestState });
-  installResourceHandlers(server, model.documents);
-  server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
+  installResourceHandlers(server, model);
+  installSubscriptionHandlers(server);
+  installPromptHandlers(server, model.prompts);
+  installCompletionHandlers(server, model);
   return { server, tools };
 }

@@ -1,0 +1,41 @@
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server } from '@modelcontextprotocol/server';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import { toGetPromptResult } from '../prompts/prompt-result.js';
+import { toProtocolError } from './handler-errors.js';
+import { buildRequestContext } from './request-context-builder.js';
+
+/**
+ * Installs `prompts/list` and `prompts/get` on a view (MCP "Prompts"). Both read the shared
+ * prompt registry on every request.
+ *
+ * Errors: an unknown prompt or invalid arguments (a missing required argument, a value outside
+ * the argument's `enum`, a schema violation) -> JSON-RPC -32602 naming the prompt and the
+ * argument; an error thrown by `load()` -> see `toProtocolError`.
+ */
+export function installPromptHandlers(server: Server, prompts: PromptRegistry): void {
+  server.setRequestHandler('prompts/list', () => ({ prompts: prompts.list() as never }));
+
+  server.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
+    const { name, arguments: raw } = request.params;
+    const prompt = prompts.get(name);
+    if (!prompt) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown prompt "${name}". Call prompts/list to see the prompts this server offers.`,
+      );
+    }
+    const checked = await prompt.compiled().arguments.validate(raw);
+    if (!checked.ok) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid arguments for prompt "${name}": ${checked.message}`,
+      );
+    }
+    try {
+      const value = await prompt.load(checked.value as never, buildRequestContext(server, ctx));
+      return toGetPromptResult(value, prompt.description);
+    } catch (error) {
+      throw toProtocolError(error, `Prompt "${name}"`);
+    }
+  });
+}

@@ -1,0 +1,14 @@
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { RequestContext } from '../request-context.js';
+import { buildToolContext, requestEra } from './tool-context-builder.js';
+
+/**
+ * Builds the {@link RequestContext} that prompts, resources and completion functions receive,
+ * from the SDK's handler context: the tool context without its tool-only parts (progress,
+ * elicitation, sampling), with the request's own abort signal.
+ */
+export function buildRequestContext(server: Server, ctx: ServerContext): RequestContext {
+  const tool = buildToolContext(server, ctx, ctx.mcpReq.signal, undefined);
+  const { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, log } = tool;
+  return { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, era: requestEra(ctx), log };
+}

@@ -1,0 +1,77 @@
+import type { Prompt as WirePrompt } from '@modelcontextprotocol/server';
+import { DuplicatePromptError, InvalidPromptError } from '../errors.js';
+import { Listeners } from '../listeners.js';
+import { Prompt } from './prompt.js';
+
+/** What changed in a {@link PromptRegistry}: prompts added or removed by one call. */
+export interface PromptRegistryChange {
+  readonly added: readonly Prompt<never>[];
+  readonly removed: readonly string[];
+}
+
+/**
+ * The prompt model: every registered prompt in registration order. It knows no servers; views
+ * read it on every request and the server listens to {@link PromptRegistry.onChange} to send
+ * `notifications/prompts/list_changed`. Listeners fire once per call that changed the list.
+ */
+export class PromptRegistry {
+  readonly #prompts = new Map<string, Prompt<never>>();
+  readonly #listeners = new Listeners<PromptRegistryChange>();
+  #listCache?: readonly Readonly<WirePrompt>[];
+
+  /**
+   * Adds prompts, all-or-nothing.
+   * @throws DuplicatePromptError when a name is already registered (or repeated in the call).
+   * @throws InvalidPromptError when an item is not a `Prompt` (use `definePrompt` for plain objects).
+   */
+  register(...prompts: Prompt<never>[]): void {
+    const seen = new Set<string>();
+    for (const prompt of prompts) {
+      if (!(prompt instanceof Prompt)) {
+        throw new InvalidPromptError('PromptRegistry.register() expects Prompt instances (see definePrompt()).');
+      }
+      if (this.#prompts.has(prompt.name) || seen.has(prompt.name)) throw new DuplicatePromptError(prompt.name);
+      seen.add(prompt.name);
+    }
+    for (const prompt of prompts) this.#prompts.set(prompt.name, prompt);
+    if (prompts.length > 0) this.#changed({ added: prompts, removed: [] });
+  }
+
+  /** Removes a prompt; returns false (and notifies nobody) when no prompt has that name. */
+  remove(name: string): boolean {
+    if (!this.#prompts.delete(name)) return false;
+    this.#changed({ added: [], removed: [name] });
+    return true;
+  }
+
+  /** The prompt with this name. */
+  get(name: string): Prompt<never> | undefined {
+    return this.#prompts.get(name);
+  }
+
+  /** Every registered prompt in registration order. */
+  prompts(): readonly Prompt<never>[] {
+    return [...this.#prompts.values()];
+  }
+
+  /** Number of registered prompts. */
+  get size(): number {
+    return this.#prompts.size;
+  }
+
+  /** `prompts/list` entries in registration order; cached until the next change. */
+  list(): readonly Readonly<WirePrompt>[] {
+    this.#listCache ??= Object.freeze([...this.#prompts.values()].map((prompt) => prompt.compiled().listed));
+    return this.#listCache;
+  }
+
+  /** Calls `listener` after each change; returns an unsubscribe function. */
+  onChange(listener: (change: PromptRegistryChange) => void): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  #changed(change: PromptRegistryChange): void {
+    this.#listCache = undefined;
+    this.#listeners.emit(change);
+  }
+}

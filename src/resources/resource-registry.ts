@@ -1,0 +1,120 @@
+import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
+import { DuplicateResourceError } from '../errors.js';
+import { Listeners } from '../listeners.js';
+import { compileResource, type RegisteredResource, type ResourceConfig } from './resource.js';
+import {
+  compileResourceTemplate,
+  type RegisteredResourceTemplate,
+  type ResourceTemplateConfig,
+  type TemplateVariables,
+} from './resource-template.js';
+
+/** What changed in a {@link ResourceRegistry}: a resource or a template was added or removed. */
+export interface ResourceRegistryChange {
+  readonly kind: 'resource' | 'template';
+  readonly type: 'added' | 'removed';
+  /** The resource URI or the URI template. */
+  readonly uri: string;
+}
+
+/**
+ * The model of in-memory / computed resources and resource templates, in registration order.
+ * It knows no servers (file documents live in `DocumentStore`). Views read it on every request;
+ * the server listens to {@link ResourceRegistry.onChange} to send
+ * `notifications/resources/list_changed`, once per change.
+ */
+export class ResourceRegistry {
+  readonly #resources = new Map<string, RegisteredResource>();
+  readonly #templates = new Map<string, RegisteredResourceTemplate>();
+  readonly #listeners = new Listeners<ResourceRegistryChange>();
+  #listCache?: readonly Readonly<Resource>[];
+  #templateListCache?: readonly Readonly<ResourceTemplateType>[];
+
+  /**
+   * Adds a resource at a fixed URI.
+   * @throws DuplicateResourceError when the URI is taken.
+   * @throws InvalidResourceError when the configuration is unusable.
+   */
+  register(config: ResourceConfig): RegisteredResource {
+    const resource = compileResource(config);
+    if (this.#resources.has(resource.listed.uri)) throw new DuplicateResourceError(resource.listed.uri);
+    this.#resources.set(resource.listed.uri, resource);
+    this.#changed({ kind: 'resource', type: 'added', uri: resource.listed.uri });
+    return resource;
+  }
+
+  /**
+   * Adds a resource template.
+   * @throws DuplicateResourceError when the same URI template string is taken.
+   * @throws InvalidResourceError when the configuration is unusable.
+   */
+  registerTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
+    const template = compileResourceTemplate(config);
+    const key = template.listed.uriTemplate;
+    if (this.#templates.has(key)) throw new DuplicateResourceError(key, 'resource template');
+    this.#templates.set(key, template);
+    this.#changed({ kind: 'template', type: 'added', uri: key });
+    return template;
+  }
+
+  /** Removes the resource at `uri`; false (no change event) when there is none. */
+  remove(uri: string): boolean {
+    if (!this.#resources.delete(uri)) return false;
+    this.#changed({ kind: 'resource', type: 'removed', uri });
+    return true;
+  }
+
+  /** Removes the template registered with this exact URI template; false when there is none. */
+  removeTemplate(uriTemplate: string): boolean {
+    if (!this.#templates.delete(uriTemplate)) return false;
+    this.#changed({ kind: 'template', type: 'removed', uri: uriTemplate });
+    return true;
+  }
+
+  /** The resource registered at exactly this URI. */
+  get(uri: string): RegisteredResource | undefined {
+    return this.#resources.get(uri);
+  }
+
+  /** The template registered with exactly this URI template string (as `completion/complete` refers to it). */
+  getTemplate(uriTemplate: string): RegisteredResourceTemplate | undefined {
+    return this.#templates.get(uriTemplate);
+  }
+
+  /** The first template (in registration order) matching `uri`, with the matched variables. */
+  match(uri: string): { template: RegisteredResourceTemplate; variables: TemplateVariables } | undefined {
+    for (const template of this.#templates.values()) {
+      const variables = template.match(uri);
+      if (variables) return { template, variables };
+    }
+    return undefined;
+  }
+
+  /** Every registered template in registration order. */
+  templates(): readonly RegisteredResourceTemplate[] {
+    return [...this.#templates.values()];
+  }
+
+  /** `resources/list` entries of the fixed resources; cached until the next change. */
+  list(): readonly Readonly<Resource>[] {
+    this.#listCache ??= Object.freeze([...this.#resources.values()].map((resource) => resource.listed));
+    return this.#listCache;
+  }
+
+  /** `resources/templates/list` entries; cached until the next change. */
+  listTemplates(): readonly Readonly<ResourceTemplateType>[] {
+    this.#templateListCache ??= Object.freeze([...this.#templates.values()].map((template) => template.listed));
+    return this.#templateListCache;
+  }
+
+  /** Calls `listener` after each change; returns an unsubscribe function. */
+  onChange(listener: (change: ResourceRegistryChange) => void): () => void {
+    return this.#listeners.add(listener);
+  }
+
+  #changed(change: ResourceRegistryChange): void {
+    this.#listCache = undefined;
+    this.#templateListCache = undefined;
+    this.#listeners.emit(change);
+  }
+}
