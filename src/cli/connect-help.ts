@@ -24,6 +24,11 @@ export function connectHelp(summary: ServeSummary, cliPath: string): string {
       '',
       'Connect with MCP Inspector:',
       `  npx @modelcontextprotocol/inspector --transport http --server-url ${summary.url}`,
+      '',
+      'Claude Code:',
+      `  claude mcp add --transport http documents ${summary.url}`,
+      '',
+      'Stop with Ctrl+C. For Claude Desktop (stdio), run: serve --stdio',
     );
   } else {
     const args = [path.resolve(cliPath), 'serve', '--stdio', summary.folder];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
-import { defaultFolder, serveStdioFolder } from './serve.js';
+import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -14,23 +14,50 @@ const program = new Command()
   // Help and errors go to stderr: in stdio mode stdout belongs to JSON-RPC.
   .configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
 
+/** Options of `serve` as commander parses them. */
+interface ServeFlags {
+  stdio?: boolean;
+  http?: boolean;
+  port?: string;
+  host?: string;
+  ext?: string;
+  quiet?: boolean;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${value}"`);
+  return port;
+}
+
 program
   .command('serve')
   .description('Expose every document in FOLDER as an MCP resource, plus list_documents / read_document tools.')
   .argument('[folder]', 'folder to serve (default: the package docs/ folder)')
-  .option('--stdio', 'serve over stdio (for Claude Desktop, IDEs, MCP Inspector)', true)
+  .option('--http', 'serve over Streamable HTTP, both protocol eras (the default)')
+  .option('--stdio', 'serve over stdio (for Claude Desktop, IDEs, MCP Inspector)')
+  .option('--port <n>', 'HTTP port (0 picks a free one)', '3000')
+  .option(
+    '--host <host>',
+    'HTTP interface to bind; anything but loopback exposes the documents to the network',
+    '127.0.0.1',
+  )
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
   .option('-q, --quiet', 'do not print the startup banner')
-  .action(async (folder: string | undefined, opts: { ext?: string; quiet?: boolean }) => {
+  .action(async (folder: string | undefined, opts: ServeFlags) => {
+    if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
     const target = path.resolve(folder ?? defaultFolder());
     const extensions = opts.ext
       ?.split(',')
       .map((ext) => ext.trim())
       .filter(Boolean);
-    const server = await serveStdioFolder({ folder: target, extensions, quiet: opts.quiet }, pkg.version);
+    const common = { folder: target, extensions, quiet: opts.quiet };
+    const server = opts.stdio
+      ? await serveStdioFolder(common, pkg.version)
+      : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
-    await server.waitUntilClosed();
+    if ('waitUntilClosed' in server) await server.waitUntilClosed();
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {

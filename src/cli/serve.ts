@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import type { BaseMcpServer } from '../mcp/mcp-server.js';
+import { HttpMcpServer } from '../mcp/http-server.js';
+import type { ServerInfo } from '../mcp/server-info.js';
 import { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../tools/document-tools.js';
-import { connectHelp } from './connect-help.js';
+import { connectHelp, type ServeSummary } from './connect-help.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -10,9 +13,40 @@ export interface ServeOptions {
   quiet?: boolean;
 }
 
+/** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
+export interface ServeHttpOptions extends ServeOptions {
+  host?: string;
+  /** TCP port; 0 picks a free one. */
+  port?: number;
+}
+
 /** The CLI's default folder: the package's own `docs/`. */
 export function defaultFolder(): string {
   return fileURLToPath(new URL('../../docs', import.meta.url));
+}
+
+function serverInfo(options: ServeOptions, version: string): ServerInfo {
+  return {
+    name: 'mcp-toolkit-documents',
+    title: 'Documents',
+    version,
+    instructions: `Documents from ${options.folder}, exposed as resources and through the document tools.`,
+  };
+}
+
+/** Registers the folder and the document tools; returns the banner summary (without transport). */
+function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<ServeSummary, 'transport' | 'url'> {
+  const resources = server.registerFolder({ path: options.folder, extensions: options.extensions });
+  server.registerTool(createDocumentTools(server.documents));
+  return {
+    folder: options.folder,
+    toolNames: server.getToolStates().map(({ tool }) => tool.name),
+    resourceCount: resources.length,
+  };
+}
+
+function banner(summary: ServeSummary, quiet: boolean | undefined): void {
+  if (!quiet) process.stderr.write(connectHelp(summary, process.argv[1] ?? 'mcp-toolkit'));
 }
 
 /**
@@ -21,23 +55,24 @@ export function defaultFolder(): string {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
-  const server = new StdioMcpServer({
-    name: 'mcp-toolkit-documents',
-    title: 'Documents',
-    version,
-    instructions: `Documents from ${options.folder}, exposed as resources and through the document tools.`,
-  });
-  const resources = server.registerFolder({ path: options.folder, extensions: options.extensions });
-  server.registerTool(createDocumentTools(server.documents));
+  const server = new StdioMcpServer(serverInfo(options, version));
+  const summary = registerFolder(server, options);
   await server.start();
-  if (!options.quiet) {
-    const summary = {
-      folder: options.folder,
-      toolNames: server.getToolStates().map(({ tool }) => tool.name),
-      resourceCount: resources.length,
-      transport: 'stdio' as const,
-    };
-    process.stderr.write(connectHelp(summary, process.argv[1] ?? 'mcp-toolkit'));
-  }
+  banner({ ...summary, transport: 'stdio' }, options.quiet);
+  return server;
+}
+
+/**
+ * Serves a folder of documents over Streamable HTTP (both protocol eras) on
+ * `host:port` (default `127.0.0.1:3000`) until the server is stopped; the banner
+ * with the endpoint URL goes to stderr.
+ * @throws InvalidPathError when `folder` is not a directory.
+ * @throws Error with code `EADDRINUSE` when the port is taken.
+ */
+export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
+  const server = new HttpMcpServer(serverInfo(options, version), { host: options.host, port: options.port });
+  const summary = registerFolder(server, options);
+  await server.start();
+  banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);
   return server;
 }
