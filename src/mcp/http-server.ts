@@ -194,9 +194,11 @@ export class HttpMcpServer extends BaseMcpServer {
           sessions: this.#sessions,
           maxSessions: options.maxSessions,
           bridge,
-          keepAliveMs: options.keepAliveMs,
-          eventStore: this.#raw.eventStore,
-          maxRequestBodyBytes: options.maxRequestBodyBytes,
+          transport: {
+            keepAliveMs: options.keepAliveMs,
+            eventStore: this.#raw.eventStore,
+            maxRequestBodyBytes: options.maxRequestBodyBytes,
+          },
           onError: (error) => this.logger.warn({ err: error }, 'MCP legacy session error'),
         });
 

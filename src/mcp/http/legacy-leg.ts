@@ -17,12 +17,57 @@ import type { WebBridge } from './web-bridge.js';
 /** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
 export type LegHandler = (req: AuthedRequest, res: ServerResponse, body: unknown) => Promise<void>;
 
-/** One legacy HTTP session: its own long-lived view connected to its own SDK transport. */
+/** Transport settings shared by every legacy session. */
+export interface LegacyTransportSettings {
+  /** SSE keepalive interval (ms), 0 off. */
+  keepAliveMs: number;
+  eventStore?: EventStore;
+  maxRequestBodyBytes: number;
+}
+
+/**
+ * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
+ * The transport's callbacks close over this object only (never over the `initialize`
+ * request or response), so an idle session holds no request-time memory.
+ */
 export class LegacySession implements Closable {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  #onInitialized?: (id: string) => void;
+
+  /**
+   * @param onInitialized - called once, when `initialize` assigned the session id.
+   */
   constructor(
     readonly view: Server,
-    readonly transport: WebStandardStreamableHTTPServerTransport,
-  ) {}
+    sessions: SessionMap<LegacySession>,
+    settings: LegacyTransportSettings,
+    onInitialized: (id: string) => void,
+  ) {
+    this.#onInitialized = onInitialized;
+    this.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        const callback = this.#onInitialized;
+        this.#onInitialized = undefined;
+        callback?.(id);
+      },
+      onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
+      keepAliveMs: settings.keepAliveMs,
+      eventStore: settings.eventStore,
+      maxRequestBodySize: settings.maxRequestBodyBytes,
+    });
+  }
+
+  /** Connects the view; when the transport closes (for any reason) the session leaves the map (`closed`). */
+  async connect(sessions: SessionMap<LegacySession>): Promise<void> {
+    await this.view.connect(this.transport);
+    const transport = this.transport;
+    const onViewClose = transport.onclose;
+    transport.onclose = () => {
+      onViewClose?.();
+      if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
+    };
+  }
 
   /** Closes the view, which closes the transport and its open SSE streams. */
   close(): Promise<void> {
@@ -37,10 +82,7 @@ export interface SessionfulLegOptions {
   sessions: SessionMap<LegacySession>;
   maxSessions: number;
   bridge: WebBridge;
-  /** SSE keepalive interval (ms), 0 off. */
-  keepAliveMs: number;
-  eventStore?: EventStore;
-  maxRequestBodyBytes: number;
+  transport: LegacyTransportSettings;
   onError(error: unknown): void;
 }
 
@@ -74,33 +116,22 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
       );
     }
     let reserved = true;
-    const view = options.createView(req.auth);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        reserved = false;
-        sessions.add(id, session, req.auth?.clientId);
-        sessions.begin(id);
-        res.once('close', () => sessions.end(id));
-      },
-      onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
-      keepAliveMs: options.keepAliveMs,
-      eventStore: options.eventStore,
-      maxRequestBodySize: options.maxRequestBodyBytes,
+    const clientId = req.auth?.clientId;
+    const session = new LegacySession(options.createView(req.auth), sessions, options.transport, (id) => {
+      reserved = false;
+      sessions.add(id, session, clientId);
+      sessions.begin(id);
+      res.once('close', () => sessions.end(id));
     });
-    const session = new LegacySession(view, transport);
     try {
-      await view.connect(transport);
-      const onViewClose = transport.onclose;
-      transport.onclose = () => {
-        onViewClose?.();
-        if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
-      };
-      await bridge(req, res, (request) => transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }));
+      await session.connect(sessions);
+      await bridge(req, res, (request) =>
+        session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }),
+      );
     } finally {
       if (reserved) {
         sessions.release();
-        view.close().catch(options.onError);
+        session.close().catch(options.onError);
       }
     }
   };
