@@ -1,16 +1,26 @@
-import { z } from 'zod';
 import type { DocumentStore } from '../documents/document-store.js';
-import { DocumentNotFoundError, UserError } from '../errors.js';
+import { DocumentSearchIndex } from '../documents/search-index.js';
 import { defineTool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
+import { createReadDocumentTool } from './read-document-tool.js';
+import { createSearchDocumentsTool } from './search-documents-tool.js';
+
+/** Options of {@link createDocumentTools}. */
+export interface DocumentToolsOptions {
+  /** The index `search_documents` uses (default: a new `DocumentSearchIndex(documents)`, built on the first search). */
+  searchIndex?: DocumentSearchIndex;
+}
 
 /**
  * The built-in document tool package, for clients that use tools but not resources:
  * - `list_documents`: every registered document (uri, name, mimeType, size);
- * - `read_document({ uri })`: the document's content (text, or an embedded blob resource).
- * Both read the live store, so documents registered later are included.
+ * - `read_document({ uri, page?, offset?, length? })`: the document's content (text, or an embedded blob
+ *   resource), or one page / a window of characters of a long text;
+ * - `search_documents({ query, limit? })`: full-text search over the documents' converted text, with
+ *   ranked matches, snippets and PDF pages.
+ * All read the live store, so documents registered later (or added to a watched folder) are included.
  */
-export function createDocumentTools(documents: DocumentStore): ToolPackage {
+export function createDocumentTools(documents: DocumentStore, options: DocumentToolsOptions = {}): ToolPackage {
   const listDocuments = defineTool({
     name: 'list_documents',
     title: 'List documents',
@@ -31,30 +41,11 @@ export function createDocumentTools(documents: DocumentStore): ToolPackage {
       };
     },
   });
-
-  const readDocument = defineTool<{ uri: string }>({
-    name: 'read_document',
-    title: 'Read a document',
-    description: 'Returns the content of one document. Pass a uri (or name) from list_documents.',
-    inputSchema: z.object({ uri: z.string().min(1).describe('Document URI or name, as listed by list_documents') }),
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    execute: async ({ uri }) => {
-      const entry = documents.get(uri) ?? documents.list().find((doc) => doc.name === uri);
-      if (!entry) throw new UserError(`No document "${uri}". Call list_documents to see the available documents.`);
-      try {
-        const contents = await documents.read(entry.uri);
-        return contents.map((item) =>
-          'text' in item ? { type: 'text' as const, text: item.text } : { type: 'resource' as const, resource: item },
-        );
-      } catch (error) {
-        if (error instanceof DocumentNotFoundError) throw new UserError(`Document "${uri}" no longer exists on disk.`);
-        throw error;
-      }
-    },
-  });
-
-  return new ToolPackage([listDocuments, readDocument], {
+  const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents);
+  return new ToolPackage([listDocuments, createReadDocumentTool(documents), createSearchDocumentsTool(searchIndex)], {
     name: 'documents',
-    instructions: 'Use list_documents to discover documents and read_document to read one.',
+    instructions:
+      'Use list_documents to discover documents, search_documents to find passages by words, and read_document ' +
+      'to read one (a page or a range of characters for long documents).',
   });
 }

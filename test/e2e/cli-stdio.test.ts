@@ -28,7 +28,7 @@ describe.each<ClientKind>(['v1', 'v2-modern'])('the real CLI `serve --stdio` wit
     };
     const client = await connectClient(kind, kind === 'v1' ? new StdioV1(params) : new StdioV2(params));
     try {
-      expect((await client.toolNames()).sort()).toEqual(['list_documents', 'read_document']);
+      expect((await client.toolNames()).sort()).toEqual(['list_documents', 'read_document', 'search_documents']);
       const resources = await client.resources();
       expect(resources.map((r) => [r.name, r.mimeType]).sort()).toEqual([
         ['nested/data.json', 'application/json'],

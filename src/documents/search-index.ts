@@ -1,0 +1,277 @@
+/**
+ * Full-text search over the converted text of a store's documents (MiniSearch, in process). The index is
+ * built on the first search and kept current from the store's change events.
+ */
+import MiniSearch from 'minisearch';
+import { isTextMimeType } from '../converters/index.js';
+import type { DocumentStore } from './document-store.js';
+import type { DocumentResource } from './document-types.js';
+import { makeSnippet } from './snippet.js';
+import { splitPages } from './text-pages.js';
+
+/** Default and maximum number of results of one search. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+/** Options of {@link DocumentSearchIndex}. */
+export interface DocumentSearchIndexOptions {
+  /** Documents read in parallel while (re)indexing. Default 4. */
+  concurrency?: number;
+}
+
+/** Options of one {@link DocumentSearchIndex.search}. */
+export interface DocumentSearchOptions {
+  /** Maximum number of documents returned (1 to 50, default 10). */
+  limit?: number;
+  /** Aborts the search (and the indexing it waits for; what is indexed so far is kept). */
+  signal?: AbortSignal;
+}
+
+/** One matching document. */
+export interface DocumentSearchHit {
+  uri: string;
+  name: string;
+  title?: string;
+  mimeType: string;
+  /** Relevance (BM25+, higher is better; only comparable within one search), rounded to 3 decimals. */
+  score: number;
+  /** Paged documents (converted PDFs): the best-matching page, the one the snippet comes from. */
+  page?: number;
+  /** Paged documents: every page that matched, ascending. */
+  pages?: number[];
+  /** About 160 characters around the first occurrence of a matched term (whitespace collapsed, `…` where cut). */
+  snippet: string;
+  /** The words of the document that matched (lower case; prefix and fuzzy matches included). */
+  matchedTerms: string[];
+}
+
+/** What {@link DocumentSearchIndex.search} returns. */
+export interface DocumentSearchResults {
+  query: string;
+  /** Best first, at most `limit`. */
+  hits: DocumentSearchHit[];
+  /** Number of documents that matched (may exceed `hits.length`). */
+  totalMatches: number;
+  /** Documents whose text is in the index. */
+  indexedDocuments: number;
+  /** Documents with text that could not be read (conversion failed, too large, vanished): not searchable. */
+  unreadableDocuments: number;
+}
+
+/** One indexed unit: a whole document, or one page of a paged one. */
+interface Chunk {
+  id: string;
+  uri: string;
+  page: number | undefined;
+  name: string;
+  text: string;
+}
+
+/** What is indexed for one URI; `resource` is the store's entry that was indexed (identity tells replacement). */
+interface IndexedDocument {
+  resource: DocumentResource;
+  chunkIds: string[];
+  unreadable: boolean;
+}
+
+/** Splits a document's text into chunks: one per page for paged text, else one. The name is indexed once. */
+function toChunks(resource: DocumentResource, text: string): Chunk[] {
+  const { uri, name } = resource;
+  const pages = splitPages(text);
+  if (pages === undefined) return [{ id: uri, uri, page: undefined, name, text }];
+  return pages.map((page, index) => ({
+    id: `${uri}#page=${page.number}`,
+    uri,
+    page: page.number,
+    name: index === 0 ? name : '',
+    text: text.slice(page.bodyStart, page.end),
+  }));
+}
+
+/**
+ * A search index over a {@link DocumentStore}. Nothing is read until the first {@link search}, which reads
+ * (through the store, so its content cache is used) every document whose announced type is text (PDF and
+ * DOCX included; images and other blobs are skipped). From then on it listens to the store: a
+ * `list_changed` makes the next search index added documents, drop removed ones and re-read replaced
+ * ones; an `updated` makes it re-read that document. Only what changed is read again, just before the
+ * next search runs. Searches are prefix-aware (terms of 3+ characters), tolerate small typos (terms of
+ * 5+ characters) and rank documents matching more of the query words higher.
+ */
+export class DocumentSearchIndex {
+  readonly #store: DocumentStore;
+  readonly #concurrency: number;
+  readonly #mini = new MiniSearch<Chunk>({
+    fields: ['name', 'text'],
+    storeFields: ['uri', 'page'],
+    searchOptions: {
+      boost: { name: 2 },
+      prefix: (term) => term.length >= 3,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      combineWith: 'OR',
+    },
+  });
+  readonly #docs = new Map<string, IndexedDocument>();
+  readonly #stale = new Set<string>();
+  #listDirty = true;
+  #unsubscribe: (() => void) | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(store: DocumentStore, options: DocumentSearchIndexOptions = {}) {
+    this.#store = store;
+    this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  }
+
+  /**
+   * Searches the documents' text and names for `query` (words; case-insensitive). Brings the index up to
+   * date first. Results are grouped per document, best first.
+   * @throws the signal's reason when `options.signal` aborts
+   */
+  async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResults> {
+    const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
+    await this.refresh(options.signal);
+    const best = new Map<string, { score: number; page: number | undefined; pages: Set<number>; terms: Set<string> }>();
+    for (const result of this.#mini.search(query)) {
+      const uri = result.uri as string;
+      const page = result.page as number | undefined;
+      const entry = best.get(uri) ?? { score: -Infinity, page: undefined, pages: new Set<number>(), terms: new Set() };
+      if (result.score > entry.score) Object.assign(entry, { score: result.score, page });
+      if (page !== undefined) entry.pages.add(page);
+      for (const term of result.terms) entry.terms.add(term);
+      best.set(uri, entry);
+    }
+    const ranked = [...best].sort((a, b) => b[1].score - a[1].score);
+    const hits: DocumentSearchHit[] = [];
+    for (const [uri, match] of ranked) {
+      if (hits.length >= limit) break;
+      options.signal?.throwIfAborted();
+      const hit = await this.#hit(uri, match.page, [...match.terms]);
+      if (hit === undefined) continue;
+      hits.push({
+        ...hit,
+        score: Math.round(match.score * 1000) / 1000,
+        ...(match.pages.size > 0 ? { pages: [...match.pages].sort((a, b) => a - b) } : {}),
+        matchedTerms: [...match.terms].sort(),
+      });
+    }
+    const indexed = [...this.#docs.values()];
+    return {
+      query,
+      hits,
+      totalMatches: best.size,
+      indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
+      unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
+    };
+  }
+
+  /**
+   * Brings the index up to date with the store (called by {@link search}; call it yourself to build the
+   * index ahead of the first search). Concurrent calls share the work.
+   */
+  async refresh(signal?: AbortSignal): Promise<void> {
+    while (this.#running !== undefined) await this.#running.catch(() => undefined);
+    if (!this.#listDirty && this.#stale.size === 0) return;
+    this.#running = this.#refreshOnce(signal);
+    try {
+      await this.#running;
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  /** Stops listening to the store and empties the index (a later search builds it again). */
+  close(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#mini.removeAll();
+    this.#docs.clear();
+    this.#stale.clear();
+    this.#listDirty = true;
+  }
+
+  async #refreshOnce(signal: AbortSignal | undefined): Promise<void> {
+    this.#unsubscribe ??= this.#store.onChange((event) => {
+      if (event.type === 'list_changed') this.#listDirty = true;
+      else this.#stale.add(event.uri);
+    });
+    if (this.#listDirty) {
+      this.#listDirty = false;
+      const current = new Map(this.#store.list().map((resource) => [resource.uri, resource]));
+      for (const [uri, doc] of this.#docs) {
+        if (current.get(uri) === doc.resource) continue;
+        this.#remove(uri);
+        if (current.has(uri)) this.#stale.add(uri);
+      }
+      for (const uri of current.keys()) if (!this.#docs.has(uri)) this.#stale.add(uri);
+    }
+    const queue = [...this.#stale];
+    this.#stale.clear();
+    const worker = async (): Promise<void> => {
+      for (let uri = queue.shift(); uri !== undefined; uri = queue.shift()) {
+        if (signal?.aborted) {
+          this.#stale.add(uri);
+          continue;
+        }
+        await this.#index(uri);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, queue.length) }, worker));
+    signal?.throwIfAborted();
+  }
+
+  /** (Re)indexes one document from the store's current entry; unreadable text is recorded, not thrown. */
+  async #index(uri: string): Promise<void> {
+    this.#remove(uri);
+    const resource = this.#store.get(uri);
+    if (resource === undefined) return;
+    let text: string | undefined;
+    let unreadable = false;
+    if (isTextMimeType(resource.mimeType)) {
+      try {
+        const [content] = await this.#store.read(uri);
+        if (content !== undefined && 'text' in content) text = content.text;
+      } catch {
+        unreadable = true;
+      }
+    }
+    const chunks = text === undefined ? [] : toChunks(resource, text);
+    this.#mini.addAll(chunks);
+    this.#docs.set(uri, { resource, chunkIds: chunks.map((chunk) => chunk.id), unreadable });
+  }
+
+  #remove(uri: string): void {
+    const doc = this.#docs.get(uri);
+    if (doc === undefined) return;
+    for (const id of doc.chunkIds) this.#mini.discard(id);
+    this.#docs.delete(uri);
+  }
+
+  /** The listed fields and snippet of a match, read now; `undefined` when the document is gone or unreadable. */
+  async #hit(
+    uri: string,
+    page: number | undefined,
+    terms: readonly string[],
+  ): Promise<Omit<DocumentSearchHit, 'score' | 'pages' | 'matchedTerms'> | undefined> {
+    const resource = this.#store.get(uri);
+    if (resource === undefined) return undefined;
+    let text: string;
+    try {
+      const [content] = await this.#store.read(uri);
+      if (content === undefined || !('text' in content)) return undefined;
+      text = content.text;
+    } catch {
+      this.#stale.add(uri);
+      return undefined;
+    }
+    const region = page === undefined ? undefined : splitPages(text)?.find((candidate) => candidate.number === page);
+    const snippet = makeSnippet(text, terms, region?.bodyStart ?? 0, region?.end ?? text.length);
+    const { name, title, mimeType } = resource;
+    return {
+      uri,
+      name,
+      ...(title === undefined ? {} : { title }),
+      mimeType,
+      ...(page === undefined ? {} : { page }),
+      snippet,
+    };
+  }
+}
