@@ -32,6 +32,8 @@ export type {
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
 /** Default budget of the converted-content cache: 64 MiB. */
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** Default quiet time before watched disk events are reported: 100 ms. */
+export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
 /** Options of {@link DocumentStore}. */
 export interface DocumentStoreOptions {
@@ -43,6 +45,11 @@ export interface DocumentStoreOptions {
   cacheMaxBytes?: number;
   /** Watch registered files and folders: `updated` on edits, folder rescans (+`list_changed`) on add/remove. Default false. */
   watch?: boolean;
+  /**
+   * With `watch`: quiet time in ms before a burst of disk events is reported, per file (`updated`) and per
+   * folder (rescan). An editor's save (several writes in a row) then gives one event. Default 100.
+   */
+  watchDebounceMs?: number;
 }
 
 /** A folder registration kept for rescans. */
@@ -72,10 +79,13 @@ export class DocumentStore {
     this.maxFileSizeBytes = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
     this.#cache = new ContentCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES);
     this.#watcher = options.watch
-      ? new DocumentWatcher({
-          fileChanged: (file) => this.#fileChanged(file),
-          folderChanged: (root) => this.#rescan(root),
-        })
+      ? new DocumentWatcher(
+          {
+            fileChanged: (file) => this.#fileChanged(file),
+            folderChanged: (root) => this.#rescan(root),
+          },
+          options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
+        )
       : undefined;
   }
 

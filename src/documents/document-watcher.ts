@@ -8,9 +8,9 @@ import { isHiddenRelativePath } from './path-policy.js';
 
 /** What the watcher reports; the store decides what each means for its entries. */
 export interface WatchCallbacks {
-  /** A file's content changed, or the file was removed or re-created (absolute path). */
+  /** A file's content changed, or the file was removed or re-created (absolute path; debounced: one call per burst). */
   fileChanged(filePath: string): void;
-  /** Files or folders were added or removed under a watched folder root (debounced, one call per burst). */
+  /** Files or folders were added or removed under a watched folder root (debounced: one call per burst). */
   folderChanged(root: string): void;
 }
 
@@ -23,7 +23,7 @@ export class DocumentWatcher {
   readonly #watchers = new Map<string, { watcher: FSWatcher; ready: Promise<void> }>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
 
-  /** @param debounceMs quiet time before a folder change is reported (ms). */
+  /** @param debounceMs quiet time (ms) before a file's changes or a folder's additions/removals are reported. */
   constructor(
     readonly callbacks: WatchCallbacks,
     readonly debounceMs = 100,
@@ -32,7 +32,7 @@ export class DocumentWatcher {
   /** Watches one file (no-op when already watched). */
   watchFile(filePath: string): void {
     this.#start(filePath, undefined, (event, changed) => {
-      if (event === 'add' || event === 'change' || event === 'unlink') this.callbacks.fileChanged(changed);
+      if (event === 'add' || event === 'change' || event === 'unlink') this.#fileEvent(changed);
     });
   }
 
@@ -40,8 +40,8 @@ export class DocumentWatcher {
   watchFolder(root: string): void {
     const ignored = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
     this.#start(root, ignored, (event, changed) => {
-      if (event === 'change') this.callbacks.fileChanged(changed);
-      else this.#schedule(root);
+      if (event === 'change') this.#fileEvent(changed);
+      else this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
     });
   }
 
@@ -73,13 +73,18 @@ export class DocumentWatcher {
     this.#watchers.set(target, { watcher, ready });
   }
 
-  #schedule(root: string): void {
-    clearTimeout(this.#timers.get(root));
+  #fileEvent(changed: string): void {
+    this.#schedule(`file:${changed}`, () => this.callbacks.fileChanged(changed));
+  }
+
+  /** Runs `report` once `debounceMs` have passed without another event for the same key. */
+  #schedule(key: string, report: () => void): void {
+    clearTimeout(this.#timers.get(key));
     const timer = setTimeout(() => {
-      this.#timers.delete(root);
-      this.callbacks.folderChanged(root);
+      this.#timers.delete(key);
+      report();
     }, this.debounceMs);
     timer.unref();
-    this.#timers.set(root, timer);
+    this.#timers.set(key, timer);
   }
 }

@@ -33,6 +33,20 @@ describe('DocumentStore with watch: true', () => {
     expect(await store.read(uri)).toMatchObject([{ text: 'two!' }]);
   });
 
+  it('reports a burst of writes to one file (an editor save) as one updated event', async () => {
+    const root = path.join(dir, 'root');
+    const file = await writeFile(root, 'a.md', 'one');
+    store.registerFolder(root);
+    await store.watchReady();
+    events.length = 0;
+    for (let i = 0; i < 5; i += 1) await fs.writeFile(file, `draft ${i}`);
+    await fs.appendFile(file, ' final');
+    await until(() => events.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(events).toEqual([{ type: 'updated', uri: store.list()[0]?.uri }]);
+    expect(await store.read(store.list()[0]?.uri ?? '')).toMatchObject([{ text: 'draft 4 final' }]);
+  });
+
   it('adds and removes folder entries as files appear and vanish', async () => {
     const root = path.join(dir, 'root');
     await writeFile(root, 'a.md', 'a');
