@@ -1,6 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import express, { type Express } from 'express';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer } from './mcp-server.js';
@@ -12,6 +17,9 @@ import { createSessionfulLeg, createStatelessLeg, LegacySession } from './http/l
 import { resolveHttpOptions, type HttpMcpServerOptions, type ResolvedHttpOptions } from './http/options.js';
 import { SessionMap, type HttpSessionEvent, type HttpSessionInfo } from './http/session-map.js';
 import { createWebBridge } from './http/web-bridge.js';
+
+/** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
+const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
 
 /** Where a started {@link HttpMcpServer} listens. */
 export interface HttpServerAddress {
@@ -165,7 +173,7 @@ export class HttpMcpServer extends BaseMcpServer {
       status: this.isRunning ? 'ready' : 'not-ready',
       mode: this.#options.stateless ? 'stateless' : 'sessions',
       sessions: this.#sessions.size,
-      eras: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'],
+      protocolVersions: PROTOCOL_VERSIONS,
     };
   }
 

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { classifyInboundRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, RequestHandler } from 'express';
 import type { AuthedRequest } from './guards.js';
 import type { LegHandler } from './legacy-leg.js';
@@ -11,19 +16,46 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+const HANDSHAKE_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The common case decided without the SDK classifier's schema checks: a single
+ * well-formed JSON-RPC request or notification (`jsonrpc: "2.0"`, string `method`,
+ * string/number `id` or none, object `params` or none) with no 2026-07-28 envelope claim
+ * (no protocol-version key in `params._meta`) and no `MCP-Protocol-Version` header other
+ * than a handshake revision is legacy: the classifier's `no-claim` / `initialize` /
+ * `notification` outcomes. Anything else returns undefined and goes to the classifier.
+ */
+function plainLegacyMessage(body: unknown, versionHeader: string | undefined): boolean | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return undefined;
+  const { id, params } = body;
+  if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') return undefined;
+  if (params !== undefined && !isPlainObject(params)) return undefined;
+  if (params && isPlainObject(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta) return undefined;
+  if (versionHeader !== undefined && !HANDSHAKE_VERSIONS.has(versionHeader)) return undefined;
+  return true;
+}
+
 /**
  * Whether a request belongs to the handshake era (2025-11-25 and earlier), decided
  * exactly as the SDK's `isLegacyRequest` decides it but from the already-parsed body
- * and the Node headers, without building a web `Request`: non-POST methods, POSTs
+ * and the Node headers, without building a web `Request` (and, for plain legacy
+ * messages, without the classifier's schema checks): non-POST methods, POSTs
  * without a JSON body, and POSTs whose JSON-RPC message carries no 2026-07-28 `_meta`
  * envelope claim are legacy; everything else (including malformed modern requests,
  * whose errors the modern handler owns) is modern.
  */
 export function isLegacyHttpRequest(req: IncomingMessage, body: unknown): boolean {
   if (req.method !== 'POST' || body === undefined) return true;
+  const versionHeader = header(req, 'mcp-protocol-version');
+  if (plainLegacyMessage(body, versionHeader)) return true;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
-    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    protocolVersionHeader: versionHeader,
     mcpMethodHeader: header(req, 'mcp-method'),
     mcpNameHeader: header(req, 'mcp-name'),
     body,

@@ -8,8 +8,8 @@ export interface ReadinessReport {
   mode: 'sessions' | 'stateless';
   /** Live legacy sessions. */
   sessions: number;
-  /** Protocol revisions served on the MCP endpoint. */
-  eras: readonly string[];
+  /** Protocol revisions served on the MCP endpoint, newest first (2026-07-28, then the handshake revisions). */
+  protocolVersions: readonly string[];
 }
 
 /**

@@ -18,7 +18,7 @@ export type HttpSessionEvent =
 export interface HttpSessionInfo {
   readonly id: string;
   readonly createdAt: number;
-  /** When its last request or stream ended, or when one began if one is open. */
+  /** When its last request or stream ended (or the session was created). */
   readonly lastActivityAt: number;
   /** Requests and streams (GET SSE) open right now; a busy session is never idle-reaped or evicted. */
   readonly openRequests: number;
@@ -111,10 +111,7 @@ export class SessionMap<S extends Closable> {
   /** Marks a request or stream of the session as open (it cannot be reaped meanwhile). */
   begin(id: string): void {
     const entry = this.#entries.get(id);
-    if (entry) {
-      entry.openRequests += 1;
-      this.#touch(entry);
-    }
+    if (entry) entry.openRequests += 1; // a busy entry is skipped by the sweep; `end` moves it
   }
 
   /** Marks a request or stream of the session as finished; the idle clock restarts now. */
