@@ -33,6 +33,11 @@ function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey 
   return path.length > 0 ? `${path.join('.')}: ${issue.message}` : issue.message;
 }
 
+function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = json;
+  return rest;
+}
+
 /**
  * Compiles a tool schema once, so listing and calling never convert again.
  *
@@ -59,7 +64,9 @@ export function compileSchema(schema: ToolSchema | undefined, label: string): Co
       `${label} must describe an object (JSON Schema "type": "object"), got ${String(json.type)}.`,
     );
   }
-  const { $schema: _drop, ...wire } = json;
+  // A converted schema loses the `$schema` its converter adds; a plain JSON Schema is sent
+  // verbatim, keywords and all (`$schema`, `$defs`, `additionalProperties`: SEP-1613).
+  const wire = isStandardSchema(schema) ? withoutDialect(json) : json;
   return {
     json: Object.freeze(wire),
     async validate(value) {

@@ -106,6 +106,19 @@ describe('Tool', () => {
     }
   });
 
+  it('lists a plain JSON Schema verbatim, keeping $schema, $defs and composition keywords (SEP-1613)', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { city: { type: 'string' } } } },
+      properties: { address: { $ref: '#/$defs/address' } },
+      allOf: [{ anyOf: [{ required: ['address'] }] }],
+      additionalProperties: false,
+    };
+    const listed = defineTool({ name: 'raw', inputSchema: schema, execute: () => '' }).compiled().listed;
+    expect(listed.inputSchema).toEqual(schema);
+  });
+
   it('refuses a non-object input schema at registration', () => {
     const registry = new ToolRegistry();
     const bad = defineTool({ name: 'bad', inputSchema: z.string() as never, execute: () => '' });
