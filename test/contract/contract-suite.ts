@@ -43,7 +43,8 @@ export function runContractSuite(target: ContractTarget): void {
       expect((await client.toolNames()).sort()).toEqual(['add', 'echo', 'fail']);
       expect(text(await client.callTool('echo', { text: 'hi' }))).toBe('hi');
       expect(text(await client.callTool('add', { a: 2, b: 3 }))).toBe('5');
-      const resources = await client.resources();
+      // The documents (file: URIs); in-memory resources are checked by the prompts/resources suite.
+      const resources = (await client.resources()).filter((r) => r.uri.startsWith('file:'));
       expect(resources.map((r) => r.name).sort()).toEqual(['notes.md', 'sub/guide.txt']);
       const notes = resources.find((r) => r.name === 'notes.md')!;
       expect(notes.mimeType).toBe('text/markdown');

@@ -2,18 +2,26 @@ import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/c
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 // The built package, like the stdio target's child process: the contract is checked on what ships.
 import { HttpMcpServer } from '../../dist/index.js';
+import { extraPrompt, registerFixturePrompts } from '../fixtures/fixture-prompts.mjs';
 import { echoTool, fixtureTools } from '../fixtures/fixture-tools.mjs';
 import { connectClient, type ClientKind } from '../support/clients.js';
 import type { ContractSession, ContractTarget, ServerControl } from './target.js';
 
 /** Direct method calls: the app's settings UI lives in the same process as the server. */
-function directControl(server: HttpMcpServer): ServerControl {
+function directControl(server: HttpMcpServer, setStatus: (text: string) => void): ServerControl {
   return {
     disable: async (name) => server.disableTool(name),
     enable: async (name) => server.enableTool(name),
     setDisabled: async (names) => server.setDisabledTools(names),
     registerTool: async (name) => server.registerTool(echoTool(name)),
     registerDocument: async (path) => void server.registerDocument(path),
+    sendResourceUpdated: async (uri) => server.sendResourceUpdated(uri),
+    updateStatus: async (text) => {
+      setStatus(text);
+      server.sendResourceUpdated('memo://status');
+    },
+    registerPrompt: async (name) => void server.registerPrompt(extraPrompt(name)),
+    registerResource: async (uri, text) => void server.registerResource({ uri, name: uri, read: () => text }),
   };
 }
 
@@ -41,6 +49,7 @@ export const httpTarget: ContractTarget = {
     const server = new HttpMcpServer({ name: 'contract-fixture', version: '1.0.0' }, { port: 0 });
     for (const tool of fixtureTools()) server.registerTool(tool);
     server.registerFolder(docsDir);
+    const setStatus = registerFixturePrompts(server);
     await server.start();
     const url = new URL(server.address.url);
     try {
@@ -48,7 +57,7 @@ export const httpTarget: ContractTarget = {
       if (kind !== 'v2-modern') await getStreamOpen(server);
       return {
         client,
-        control: directControl(server),
+        control: directControl(server, setStatus),
         close: async () => {
           await client.close();
           await server.stop();

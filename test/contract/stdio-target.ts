@@ -34,6 +34,10 @@ function httpControl(port: number): ServerControl {
     setDisabled: (names) => call('set-disabled', { names: names.join(',') }),
     registerTool: (name) => call('register-tool', { name }),
     registerDocument: (path) => call('register-document', { path }),
+    sendResourceUpdated: (uri) => call('send-resource-updated', { uri }),
+    updateStatus: (text) => call('update-status', { text }),
+    registerPrompt: (name) => call('register-prompt', { name }),
+    registerResource: (uri, text) => call('register-resource', { uri, text }),
   };
 }
 

@@ -9,6 +9,15 @@ export interface ServerControl {
   registerTool(name: string): Promise<void>;
   /** Registers one more document on the running server. */
   registerDocument(path: string): Promise<void>;
+  // Prompts and resources (optional: a target without them skips those contract tests).
+  /** `server.sendResourceUpdated(uri)`. */
+  sendResourceUpdated?(uri: string): Promise<void>;
+  /** Sets the text of the fixture resource `memo://status`, then `sendResourceUpdated('memo://status')`. */
+  updateStatus?(text: string): Promise<void>;
+  /** Registers a one-message prompt named `name` (text `extra prompt <name>`). */
+  registerPrompt?(name: string): Promise<void>;
+  /** Registers an in-memory resource at `uri` whose content is `text`. */
+  registerResource?(uri: string, text: string): Promise<void>;
 }
 
 /** One client connected to a server built from the fixture (tools echo/add/fail + a docs folder). */

@@ -1,7 +1,9 @@
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
@@ -10,6 +12,19 @@ export type ClientKind = 'v1' | 'v2-legacy' | 'v2-modern';
 export const CLIENT_KINDS: readonly ClientKind[] = ['v1', 'v2-legacy', 'v2-modern'];
 
 type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: unknown };
+type PromptInfo = {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: Array<{ name: string; required?: boolean }>;
+};
+type PromptResult = {
+  description?: string;
+  messages: Array<{ role: string; content: { type: string; text?: string } }>;
+};
+type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { values: string[]; total?: number; hasMore?: boolean };
+type TemplateInfo = { uriTemplate: string; name: string; mimeType?: string };
 
 /** Counts one kind of notification and lets a test wait for the n-th one. */
 export class Counter {
@@ -37,12 +52,27 @@ export interface TestClient {
   readonly kind: ClientKind;
   readonly toolsChanged: Counter;
   readonly resourcesChanged: Counter;
+  readonly promptsChanged: Counter;
+  /** `notifications/resources/updated` received, counted; their URIs in arrival order. */
+  readonly resourceUpdated: Counter;
+  readonly updatedUris: string[];
   toolNames(): Promise<string[]>;
   callTool(name: string, args?: Record<string, unknown>): Promise<CallResult>;
   resources(): Promise<Array<{ uri: string; name: string; mimeType?: string }>>;
   readResource(
     uri: string,
   ): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
+  prompts(): Promise<PromptInfo[]>;
+  getPrompt(name: string, args?: Record<string, string>): Promise<PromptResult>;
+  complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<Completion>;
+  resourceTemplates(): Promise<TemplateInfo[]>;
+  /** Asks for updates of `uri`: `resources/subscribe` (legacy) or a `subscriptions/listen` stream (2026-07-28). */
+  subscribe(uri: string): Promise<void>;
+  unsubscribe(uri: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,25 +81,41 @@ type AnyTransport = Parameters<ClientV1['connect']>[0];
 
 /**
  * Connects a client of `kind` over `transport` and, on the 2026-07-28 era, opens a
- * `subscriptions/listen` stream for tool and resource list changes.
+ * `subscriptions/listen` stream for tool, resource and prompt list changes.
  */
 export async function connectClient(kind: ClientKind, transport: unknown): Promise<TestClient> {
   const toolsChanged = new Counter();
   const resourcesChanged = new Counter();
+  const promptsChanged = new Counter();
+  const resourceUpdated = new Counter();
+  const updatedUris: string[] = [];
+  const onUpdated = (uri: string) => {
+    updatedUris.push(uri);
+    resourceUpdated.bump();
+  };
+  const counters = { toolsChanged, resourcesChanged, promptsChanged, resourceUpdated, updatedUris };
   const info = { name: `contract-${kind}`, version: '1.0.0' };
   if (kind === 'v1') {
     const client = new ClientV1(info);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => toolsChanged.bump());
     client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => resourcesChanged.bump());
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => promptsChanged.bump());
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (note) => onUpdated(note.params.uri));
     await client.connect(transport as AnyTransport);
     return {
       kind,
-      toolsChanged,
-      resourcesChanged,
+      ...counters,
       toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
       callTool: async (name, args) => (await client.callTool({ name, arguments: args ?? {} })) as CallResult,
       resources: async () => (await client.listResources()).resources,
       readResource: async (uri) => (await client.readResource({ uri })) as never,
+      prompts: async () => (await client.listPrompts()).prompts,
+      getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })) as PromptResult,
+      complete: async (ref, argument, context) =>
+        (await client.complete({ ref, argument, ...(context && { context: { arguments: context } }) })).completion,
+      resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+      subscribe: async (uri) => void (await client.subscribeResource({ uri })),
+      unsubscribe: async (uri) => void (await client.unsubscribeResource({ uri })),
       close: () => client.close(),
     };
   }
@@ -78,16 +124,33 @@ export async function connectClient(kind: ClientKind, transport: unknown): Promi
   });
   client.setNotificationHandler('notifications/tools/list_changed', async () => toolsChanged.bump());
   client.setNotificationHandler('notifications/resources/list_changed', async () => resourcesChanged.bump());
+  client.setNotificationHandler('notifications/prompts/list_changed', async () => promptsChanged.bump());
+  client.setNotificationHandler('notifications/resources/updated', async (note) => onUpdated(note.params.uri));
   await client.connect(transport as never);
-  if (kind === 'v2-modern') await client.listen({ toolsListChanged: true, resourcesListChanged: true });
+  const modern = kind === 'v2-modern';
+  if (modern) await client.listen({ toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true });
+  const listens = new Map<string, { close(): Promise<void> }>();
   return {
     kind,
-    toolsChanged,
-    resourcesChanged,
+    ...counters,
     toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
     callTool: async (name, args) => (await client.callTool({ name, arguments: args ?? {} })) as CallResult,
     resources: async () => (await client.listResources()).resources,
     readResource: async (uri) => (await client.readResource({ uri })) as never,
+    prompts: async () => (await client.listPrompts()).prompts,
+    getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })) as PromptResult,
+    complete: async (ref, argument, context) =>
+      (await client.complete({ ref, argument, ...(context && { context: { arguments: context } }) })).completion,
+    resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+    subscribe: async (uri) => {
+      if (!modern) return void (await client.subscribeResource({ uri }));
+      listens.set(uri, await client.listen({ resourceSubscriptions: [uri] }));
+    },
+    unsubscribe: async (uri) => {
+      if (!modern) return void (await client.unsubscribeResource({ uri }));
+      await listens.get(uri)?.close();
+      listens.delete(uri);
+    },
     close: () => client.close(),
   };
 }
