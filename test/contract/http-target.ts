@@ -26,19 +26,6 @@ function directControl(server: HttpMcpServer, setStatus: (text: string) => void)
 }
 
 /**
- * Waits until the legacy client has opened its GET SSE stream (it does so right after
- * `connect()` resolves, in the background): a change made before that is, per the
- * Streamable HTTP transport, not delivered to it (there is no stream to carry it).
- */
-async function getStreamOpen(server: HttpMcpServer, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!server.listSessions().some((session) => session.openRequests > 0)) {
-    if (Date.now() > deadline) throw new Error('the legacy client opened no GET stream');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/**
  * HttpMcpServer under test: one server per client, in the test process, on
  * 127.0.0.1 with a free port; the client speaks real HTTP to it (v1 SDK transport,
  * or the v2 transport in either era).
@@ -54,7 +41,6 @@ export const httpTarget: ContractTarget = {
     const url = new URL(server.address.url);
     try {
       const client = await connectClient(kind, kind === 'v1' ? new HttpV1(url) : new HttpV2(url));
-      if (kind !== 'v2-modern') await getStreamOpen(server);
       return {
         client,
         control: directControl(server, setStatus),

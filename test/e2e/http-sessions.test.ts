@@ -128,6 +128,23 @@ describe('HttpMcpServer legacy sessions', () => {
     expect(emitted).toEqual(['http:closed', 'http:shutdown']);
   });
 
+  it('a change made before the client opens its GET stream reaches it once the stream opens', async () => {
+    server = await startServer();
+    const { url } = server.address;
+    const id = await openSession(url);
+    server.disableTool('echo');
+    server.enableTool('echo'); // two changes, one pending notification: the client re-lists once
+    const stream = await fetch(url, { headers: { Accept: 'text/event-stream', ...sessionHeaders(id) } });
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('list_changed')) text += new TextDecoder().decode((await reader.read()).value);
+    server.disableTool('whoami'); // with the stream open, changes go out as they happen
+    while (text.split('list_changed').length < 3) text += new TextDecoder().decode((await reader.read()).value);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(text.split('notifications/tools/list_changed').length - 1).toBe(2);
+    await reader.cancel();
+  });
+
   it('a tool sees the session id of the legacy session that called it', async () => {
     server = await startServer();
     const { url } = server.address;

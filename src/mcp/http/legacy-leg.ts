@@ -1,79 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import {
   isInitializeRequest,
   legacyStatelessFallback,
-  WebStandardStreamableHTTPServerTransport,
   type AuthInfo,
-  type EventStore,
   type McpServerFactory,
   type Server,
 } from '@modelcontextprotocol/server';
 import type { AuthedRequest } from './guards.js';
+import { LegacySession, type LegacyTransportSettings } from './legacy-session.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
-import type { Closable, SessionMap } from './session-map.js';
+import type { SessionMap } from './session-map.js';
 import type { WebBridge } from './web-bridge.js';
 
 /** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
 export type LegHandler = (req: AuthedRequest, res: ServerResponse, body: unknown) => Promise<void>;
-
-/** Transport settings shared by every legacy session. */
-export interface LegacyTransportSettings {
-  /** SSE keepalive interval (ms), 0 off. */
-  keepAliveMs: number;
-  eventStore?: EventStore;
-  maxRequestBodyBytes: number;
-}
-
-/**
- * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
- * The transport's callbacks close over this object only (never over the `initialize`
- * request or response), so an idle session holds no request-time memory.
- */
-export class LegacySession implements Closable {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  #onInitialized?: (id: string) => void;
-
-  /**
-   * @param onInitialized - called once, when `initialize` assigned the session id.
-   */
-  constructor(
-    readonly view: Server,
-    sessions: SessionMap<LegacySession>,
-    settings: LegacyTransportSettings,
-    onInitialized: (id: string) => void,
-  ) {
-    this.#onInitialized = onInitialized;
-    this.transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (id) => {
-        const callback = this.#onInitialized;
-        this.#onInitialized = undefined;
-        callback?.(id);
-      },
-      onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
-      keepAliveMs: settings.keepAliveMs,
-      eventStore: settings.eventStore,
-      maxRequestBodySize: settings.maxRequestBodyBytes,
-    });
-  }
-
-  /** Connects the view; when the transport closes (for any reason) the session leaves the map (`closed`). */
-  async connect(sessions: SessionMap<LegacySession>): Promise<void> {
-    await this.view.connect(this.transport);
-    const transport = this.transport;
-    const onViewClose = transport.onclose;
-    transport.onclose = () => {
-      onViewClose?.();
-      if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
-    };
-  }
-
-  /** Closes the view, which closes the transport and its open SSE streams. */
-  close(): Promise<void> {
-    return this.view.close();
-  }
-}
 
 /** What the sessionful legacy leg needs from the server. */
 export interface SessionfulLegOptions {
@@ -153,8 +93,15 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     }
     sessions.begin(id);
     res.once('close', () => sessions.end(id));
-    const { transport } = entry.session;
-    await bridge(req, res, (request) => transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }));
+    const { session } = entry;
+    await bridge(req, res, async (request) => {
+      const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
+      if (req.method === 'GET' && response.status === 200) {
+        session.streamOpened();
+        res.once('close', () => session.streamClosed());
+      }
+      return response;
+    });
   };
 }
 

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import {
+  isJSONRPCNotification,
+  WebStandardStreamableHTTPServerTransport,
+  type EventStore,
+  type JSONRPCMessage,
+  type Server,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { Closable, SessionMap } from './session-map.js';
+
+/** Transport settings shared by every legacy session. */
+export interface LegacyTransportSettings {
+  /** SSE keepalive interval (ms), 0 off. */
+  keepAliveMs: number;
+  eventStore?: EventStore;
+  maxRequestBodyBytes: number;
+}
+
+/** Change notifications worth holding for a client whose GET stream is not open yet. */
+const HELD_METHODS = new Set([
+  'notifications/tools/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/updated',
+]);
+/** At most this many distinct held notifications per session (resource URIs are the only variable part). */
+const MAX_HELD = 64;
+
+/**
+ * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
+ * The transport's callbacks close over this object only (never over the `initialize`
+ * request or response), so an idle session holds no request-time memory.
+ *
+ * Change notifications (`list_changed`, `resources/updated`) sent while the client has
+ * no GET stream open are held, one per kind (and URI), and sent when its stream opens,
+ * so a change made between `initialize` and the client's GET is not lost. Without an
+ * event store only; with one, the SDK's replay (`Last-Event-ID`) covers it.
+ */
+export class LegacySession implements Closable {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  #onInitialized?: (id: string) => void;
+  #openStreams = 0;
+  #held?: Map<string, JSONRPCMessage>;
+
+  /** @param onInitialized - called once, when `initialize` assigned the session id. */
+  constructor(
+    readonly view: Server,
+    sessions: SessionMap<LegacySession>,
+    settings: LegacyTransportSettings,
+    onInitialized: (id: string) => void,
+  ) {
+    this.#onInitialized = onInitialized;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        const callback = this.#onInitialized;
+        this.#onInitialized = undefined;
+        callback?.(id);
+      },
+      onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
+      keepAliveMs: settings.keepAliveMs,
+      eventStore: settings.eventStore,
+      maxRequestBodySize: settings.maxRequestBodyBytes,
+    });
+    if (!settings.eventStore) {
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) =>
+        this.#hold(message, options) ? Promise.resolve() : send(message, options);
+    }
+    this.transport = transport;
+  }
+
+  /** Connects the view; when the transport closes (for any reason) the session leaves the map (`closed`). */
+  async connect(sessions: SessionMap<LegacySession>): Promise<void> {
+    await this.view.connect(this.transport);
+    const transport = this.transport;
+    const onViewClose = transport.onclose;
+    transport.onclose = () => {
+      onViewClose?.();
+      if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
+    };
+  }
+
+  /** The client's GET stream opened: held notifications go out on it now. */
+  streamOpened(): void {
+    this.#openStreams += 1;
+    const held = this.#held;
+    this.#held = undefined;
+    for (const message of held?.values() ?? []) this.transport.send(message).catch(() => {});
+  }
+
+  /** The client's GET stream closed. */
+  streamClosed(): void {
+    this.#openStreams = Math.max(0, this.#openStreams - 1);
+  }
+
+  /** Closes the view, which closes the transport and its open SSE streams. */
+  close(): Promise<void> {
+    return this.view.close();
+  }
+
+  #hold(message: JSONRPCMessage, options: TransportSendOptions | undefined): boolean {
+    if (this.#openStreams > 0 || options?.relatedRequestId !== undefined) return false;
+    if (!isJSONRPCNotification(message) || !HELD_METHODS.has(message.method)) return false;
+    const held = (this.#held ??= new Map());
+    const key = `${message.method} ${String(message.params?.uri ?? '')}`;
+    if (held.size < MAX_HELD || held.has(key)) held.set(key, message);
+    return true;
+  }
+}
