@@ -13,10 +13,14 @@ import { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
+import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
+import type { ResourceContents } from '../resources/resource-contents.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { LiveViews } from './live-views.js';
+import { localRequestContext } from './request-context-builder.js';
+import { readResource } from './resource-handlers.js';
 import type { InputState } from './input-rounds.js';
 import { ServerEvents } from './server-events.js';
 import type { ServerInfo } from './server-info.js';
@@ -241,6 +245,19 @@ export abstract class BaseMcpServer {
    */
   sendResourceUpdated(uri: string): void {
     this.views.resourceUpdated(uri);
+  }
+
+  /**
+   * Reads any resource this server offers, as `resources/read` would (exact URI, then
+   * documents, then templates), e.g. to embed it in a tool result with `embeddedResource()`.
+   * Pass the calling tool's context so the resource's `read()` sees the caller (a
+   * `ToolContext` is a `RequestContext`); without one it gets a local context.
+   * @returns the `contents` items (text, or base64 `blob`), each with `uri` and `mimeType`.
+   * @throws DocumentNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
+   *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
+   */
+  async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {
+    return readResource(this, uri, () => context ?? localRequestContext());
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */

@@ -12,3 +12,17 @@ export function buildRequestContext(server: Server, ctx: ServerContext): Request
   const { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, log } = tool;
   return { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, era: requestEra(ctx), log };
 }
+
+/**
+ * The context of a read made by the app itself (`BaseMcpServer.readResource` without a
+ * context): a signal that never aborts, `requestId: 'local'`, `era: 'legacy'`, logs dropped.
+ */
+export function localRequestContext(): RequestContext {
+  const drop = () => {};
+  return {
+    signal: new AbortController().signal,
+    requestId: 'local',
+    era: 'legacy',
+    log: { debug: drop, info: drop, warn: drop, error: drop },
+  };
+}

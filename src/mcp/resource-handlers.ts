@@ -1,13 +1,8 @@
-import {
-  ResourceNotFoundError,
-  type ReadResourceResult,
-  type Resource,
-  type Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { Resource, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../documents/document-store.js';
+import { DocumentNotFoundError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
-import { toResourceContents } from '../resources/resource-contents.js';
+import { toResourceContents, type ResourceContents } from '../resources/resource-contents.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { buildRequestContext } from './request-context-builder.js';
@@ -48,20 +43,26 @@ async function templateEntries(sources: ResourceSources, context: RequestContext
   return lists.flat();
 }
 
-/** `resources/read` in lookup order: exact resource URI, then documents, then templates. */
-async function read(sources: ResourceSources, uri: string, context: () => RequestContext): Promise<ReadResourceResult> {
+/**
+ * Reads `uri` in `resources/read` lookup order: the fixed resource with exactly this URI, then
+ * the documents, then the first matching template.
+ * @throws DocumentNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves the URI; whatever
+ *   the resource's `read()` or the document store throws.
+ */
+export async function readResource(
+  sources: Pick<ResourceSources, 'documents' | 'resources'>,
+  uri: string,
+  context: () => RequestContext,
+): Promise<ResourceContents> {
   const resource = sources.resources.get(uri);
-  if (resource) {
-    const value = await resource.config.read(uri, context());
-    return { contents: toResourceContents(value, uri, resource.config.mimeType) };
-  }
-  if (sources.documents.get(uri)) return { contents: await sources.documents.read(uri) };
+  if (resource) return toResourceContents(await resource.config.read(uri, context()), uri, resource.config.mimeType);
+  if (sources.documents.get(uri)) return sources.documents.read(uri);
   const matched = sources.resources.match(uri);
   if (matched) {
-    const value = await matched.template.config.read(uri, matched.variables, context());
-    return { contents: toResourceContents(value, uri, matched.template.config.mimeType) };
+    const { template, variables } = matched;
+    return toResourceContents(await template.config.read(uri, variables, context()), uri, template.config.mimeType);
   }
-  throw new ResourceNotFoundError(uri);
+  throw new DocumentNotFoundError(uri);
 }
 
 /**
@@ -93,9 +94,8 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     try {
-      return await read(sources, uri, () => contextOf(ctx));
+      return { contents: await readResource(sources, uri, () => contextOf(ctx)) };
     } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw error;
       throw toProtocolError(error, `Reading ${uri}`);
     }
   });

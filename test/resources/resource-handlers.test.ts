@@ -149,3 +149,33 @@ describe.each(ERAS)('in-memory resources and templates over the %s era', (era) =
     await expect(client.readResource({ uri: 'late://1' })).rejects.toThrow(/not found/i);
   });
 });
+
+describe('BaseMcpServer.readResource (for tools embedding a resource)', () => {
+  it('reads resources, templates and documents like resources/read; unknown URIs throw RESOURCE_NOT_FOUND', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'read-resource-'));
+    const server = new InMemoryServer();
+    try {
+      writeFileSync(path.join(dir, 'a.txt'), 'file text');
+      const { uri: fileUri } = server.registerDocument(path.join(dir, 'a.txt'));
+      let seen: ResourceContext | undefined;
+      server.registerResource({ uri: 'memo://x', name: 'x', read: (_uri, context) => ((seen = context), 'x') });
+      server.registerResourceTemplate({
+        uriTemplate: 'docs://{section}',
+        name: 'docs',
+        read: (_u, v) => `§${v.section}`,
+      });
+      expect(await server.readResource('memo://x')).toEqual([{ uri: 'memo://x', mimeType: 'text/plain', text: 'x' }]);
+      expect(seen).toMatchObject({ requestId: 'local', era: 'legacy' });
+      expect(seen?.signal.aborted).toBe(false);
+      const callerContext = { ...seen!, requestId: 7, era: 'modern' as const };
+      await server.readResource('memo://x', callerContext);
+      expect(seen).toBe(callerContext);
+      expect((await server.readResource('docs://intro'))[0]).toMatchObject({ text: '§intro' });
+      expect((await server.readResource(fileUri))[0]).toMatchObject({ text: 'file text' });
+      await expect(server.readResource('memo://missing')).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
