@@ -46,7 +46,10 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
    * (reason `evicted`) and answers 503 only when every session is busy.
    */
   sessionLimitPolicy?: SessionLimitPolicy;
-  /** Called when a legacy session is created or closed (with the reason). Must not throw. */
+  /**
+   * Called when a legacy session is created or closed (with the reason); the same events
+   * reach `server.events` as `sessionCreated` / `sessionClosed`. Errors it throws are logged.
+   */
   onSessionEvent?: (event: HttpSessionEvent) => void;
   /** Most open 2026-07-28 `subscriptions/listen` streams; more are refused in-band. Default `1024`. */
   maxListenStreams?: number;

@@ -64,6 +64,7 @@ export class SessionMap<S extends Closable> {
   readonly #options: SessionMapOptions;
   #reserved = 0;
   #timer?: NodeJS.Timeout;
+  #closed = false;
 
   constructor(options: SessionMapOptions) {
     this.#options = options;
@@ -95,9 +96,13 @@ export class SessionMap<S extends Closable> {
     this.#reserved = Math.max(0, this.#reserved - 1);
   }
 
-  /** Turns a reservation into a live session and emits `created`. */
+  /** Turns a reservation into a live session and emits `created` (after {@link closeAll}: closes it at once). */
   add(id: string, session: S, clientId?: string): void {
     this.release();
+    if (this.#closed) {
+      session.close().catch(this.#options.onError);
+      return;
+    }
     const now = Date.now();
     this.#entries.set(id, { session, id, createdAt: now, lastActivityAt: now, openRequests: 0, clientId });
     this.#emit({ type: 'created', sessionId: id, clientId });
@@ -136,8 +141,9 @@ export class SessionMap<S extends Closable> {
     return true;
   }
 
-  /** Closes every session with `reason` and waits for them to close. */
+  /** Closes every session with `reason` and waits for them to close; sessions added later are closed at once. */
   async closeAll(reason: SessionCloseReason): Promise<void> {
+    this.#closed = true;
     const entries = [...this.#entries.values()];
     this.#entries.clear();
     for (const entry of entries) {
