@@ -4,6 +4,7 @@ import {
   type AuthInfo,
   type McpRequestContext,
   type Server,
+  type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
@@ -192,9 +193,14 @@ export abstract class BaseMcpServer {
    * @throws DuplicatePromptError when the name is taken.
    * @throws InvalidPromptError when the definition is unusable (see `Prompt`).
    */
-  registerPrompt<Args>(prompt: Prompt<Args> | PromptSpec<Args>): Prompt<Args> {
+  registerPrompt<Args>(prompt: Prompt<Args>): Prompt<Args>;
+  registerPrompt<S extends StandardSchemaWithJSON>(
+    config: PromptSpec<StandardSchemaWithJSON.InferOutput<S>> & { arguments: S },
+  ): Prompt<StandardSchemaWithJSON.InferOutput<S>>;
+  registerPrompt(config: PromptSpec<Record<string, string>>): Prompt<Record<string, string>>;
+  registerPrompt(prompt: Prompt<never> | PromptSpec<never>): Prompt<never> {
     const item = prompt instanceof Prompt ? prompt : definePrompt(prompt);
-    this.prompts.register(item as Prompt<never>);
+    this.prompts.register(item);
     return item;
   }
 

@@ -112,7 +112,7 @@ class FunctionPrompt<Args> extends Prompt<Args> {
 export function definePrompt<S extends StandardSchemaWithJSON>(
   spec: PromptSpec<StandardSchemaWithJSON.InferOutput<S>> & { arguments: S },
 ): Prompt<StandardSchemaWithJSON.InferOutput<S>>;
-export function definePrompt<Args = Record<string, string>>(spec: PromptSpec<Args>): Prompt<Args>;
+export function definePrompt<Args = Record<string, string>>(spec: PromptSpec<NoInfer<Args>>): Prompt<Args>;
 export function definePrompt<Args>(spec: PromptSpec<Args>): Prompt<Args> {
   return new FunctionPrompt(spec);
 }

@@ -1,10 +1,11 @@
 import { completable } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { DuplicatePromptError, InvalidPromptError } from '../../src/errors.js';
-import { definePrompt, type PromptContext } from '../../src/prompts/prompt.js';
+import { definePrompt, type Prompt, type PromptContext } from '../../src/prompts/prompt.js';
 import { PromptRegistry } from '../../src/prompts/prompt-registry.js';
 import { toGetPromptResult } from '../../src/prompts/prompt-result.js';
+import { InMemoryServer } from '../support/in-memory.js';
 
 const context = {} as PromptContext & { arguments: Record<string, string> };
 const text = (value: string) => definePrompt({ name: value, load: () => value });
@@ -119,6 +120,35 @@ describe('Prompt definitions', () => {
     expect(await schema.completer('language')?.('ru', context)).toEqual(['rust', 'ruby']);
     expect(schema.completer('plain')).toBeUndefined();
     expect(schema.completer('toString')).toBeUndefined();
+  });
+});
+
+describe('Prompt argument types', () => {
+  it('types load() arguments from a zod schema, and as strings for an argument list', async () => {
+    const schema = z.object({ n: z.string(), k: z.enum(['a', 'b']).optional() });
+    const typed = definePrompt({
+      name: 'typed',
+      arguments: schema,
+      load: (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ n: string; k?: 'a' | 'b' | undefined }>();
+        return args.n;
+      },
+    });
+    expectTypeOf(typed.load).parameter(0).toEqualTypeOf<{ n: string; k?: 'a' | 'b' | undefined }>();
+    const server = new InMemoryServer();
+    const listed = server.registerPrompt({
+      name: 'listed',
+      arguments: [{ name: 'who' }],
+      load: (args) => {
+        expectTypeOf(args).toEqualTypeOf<Record<string, string>>();
+        return `hi ${args.who}`;
+      },
+    });
+    expectTypeOf(listed).toEqualTypeOf<Prompt<Record<string, string>>>();
+    const fromSchema = server.registerPrompt({ name: 'schema', arguments: schema, load: ({ n }) => n });
+    expectTypeOf(fromSchema).toEqualTypeOf<Prompt<{ n: string; k?: 'a' | 'b' | undefined }>>();
+    expect(server.prompts.list().map((prompt) => prompt.name)).toEqual(['listed', 'schema']);
+    await server.stop();
   });
 });
 
