@@ -35,6 +35,21 @@ export {
 export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
 
 export { createDocumentTools } from './tools/document-tools.js';
+export type { DocumentToolsOptions } from './tools/document-tools.js';
+export type { DocumentStoreOptions, DocumentChangeEvent, DocumentChangeListener } from './documents/document-store.js';
+export {
+  DocumentSearchIndex,
+  type DocumentSearchIndexOptions,
+  type DocumentSearchOptions,
+  type DocumentSearchHit,
+  type DocumentSearchResults,
+} from './documents/search-index.js';
+export {
+  selectTextRange,
+  type TextRange,
+  type TextRangeRequest,
+  type TextRangeOutcome,
+} from './documents/text-range.js';
 
 export { HttpMcpServer, type HttpServerAddress } from './mcp/http-server.js';
 export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/http/options.js';
