@@ -1,0 +1,104 @@
+/* global URL, clearTimeout, setTimeout */
+// Server children: each system under test runs in its own process so that its CPU time
+// can be read from /proc/<pid>/stat. Every child has a hard timeout and is killed when
+// the bench exits.
+import { execFileSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const CHILD = fileURLToPath(new URL('../servers/child.mjs', import.meta.url));
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+const live = new Set();
+
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime, stime (fields 14, 15)
+}
+
+/**
+ * Starts `system` (bench/servers/<system>.mjs) over `transport` ('http' | 'stdio').
+ * Resolves once it is ready, with its port (HTTP), its stdio pipes and its control channel.
+ */
+export function startChild(system, transport, config = {}, { hardTimeoutMs = 120_000 } = {}) {
+  const child = fork(CHILD, [system, transport, JSON.stringify({ ...config, hardTimeoutMs })], {
+    execArgv: ['--expose-gc'],
+    stdio: transport === 'stdio' ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  live.add(child);
+  const killer = setTimeout(() => child.kill('SIGKILL'), hardTimeoutMs + 5_000);
+  killer.unref();
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    if (stderr.length < 20_000) stderr += chunk;
+  });
+  const pending = new Map();
+  let nextId = 0;
+  let exited = false;
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      live.delete(child);
+      clearTimeout(killer);
+      for (const { reject } of pending.values()) reject(new Error(`${system} exited (${code ?? signal})`));
+      resolve();
+    }),
+  );
+  const handle = {
+    system,
+    pid: child.pid,
+    port: 0,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    exit,
+    stderr: () => stderr,
+    cpu: () => cpuSeconds(child.pid),
+    /** Sends a control command (heap, held, toggle, stop) and resolves with its value. */
+    call(cmd, timeoutMs = 30_000) {
+      const id = (nextId += 1);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`${system}: ${cmd} timed out`));
+        }, timeoutMs);
+        pending.set(id, {
+          resolve: (value) => (clearTimeout(timer), resolve(value)),
+          reject: (error) => (clearTimeout(timer), reject(error)),
+        });
+        child.send({ id, cmd });
+      });
+    },
+    /** Ends the child (SIGKILL if it has not exited within a second). */
+    async kill() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 1_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+  child.on('message', (message) => {
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`${system}: ${message.error}`));
+    else waiter.resolve(message.value);
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${system} did not start: ${stderr}`)), 30_000);
+    child.on('message', (message) => {
+      if (message.type !== 'ready') return;
+      clearTimeout(timer);
+      handle.port = message.port;
+      resolve(handle);
+    });
+    exit.then(() => reject(new Error(`${system} exited before it was ready: ${stderr}`)));
+  });
+}

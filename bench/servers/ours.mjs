@@ -1,0 +1,46 @@
+// mcp-toolkit: HttpMcpServer (both eras on one endpoint) and StdioMcpServer.
+import { defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
+import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
+
+const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+
+function register(server, tools) {
+  for (let i = 0; i < tools; i += 1) {
+    server.registerTool(
+      defineTool({ name: toolName(i), description: DESCRIPTION, inputSchema: schema(), execute: echo }),
+    );
+  }
+}
+
+export async function startHttp({ tools, idleTimeoutMs, folder }) {
+  const server = new HttpMcpServer(
+    { name: 'bench', version: '1.0.0' },
+    {
+      port: 0,
+      logger: silent,
+      maxSessions: 100_000,
+      maxListenStreams: 10_000,
+      ...(idleTimeoutMs !== undefined && { sessionIdleTimeoutMs: idleTimeoutMs }),
+    },
+  );
+  register(server, tools);
+  if (folder) server.registerFolder(folder);
+  await server.start();
+  let disabled = false;
+  return {
+    port: server.address.port,
+    held: () => server.sessionCount,
+    toggle: () => {
+      disabled = !disabled;
+      if (disabled) server.disableTool('echo');
+      else server.enableTool('echo');
+    },
+    stop: () => server.stop(),
+  };
+}
+
+export async function startStdio({ tools }) {
+  const server = new StdioMcpServer({ name: 'bench', version: '1.0.0' }, { logger: silent });
+  register(server, tools);
+  await server.start();
+}
