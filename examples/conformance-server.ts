@@ -156,6 +156,14 @@ export function createConformanceServer(port: number): HttpMcpServer {
     { host: '127.0.0.1', port, logger: createDefaultLogger('warn'), keepAliveMs: 0 },
   );
 
+  /** A tool without arguments (`{}` schema) whose `execute` needs only the context. */
+  const noArgTool = (name: string, description: string, execute: (context: ToolContext) => string | Promise<string>) =>
+    server.registerTool(defineTool({ name, description, inputSchema: noArgs, execute: (_args, ctx) => execute(ctx) }));
+  const ask = (context: ToolContext, key: string, message: string, field: string, type?: 'boolean') =>
+    context.elicit({ key, message, requestedSchema: askFor(field, type) });
+  const sampleText = (context: ToolContext, key: string, text: string, maxTokens: number) =>
+    context.sample({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens }, { key });
+
   // ── Tools: content types (tools-call-*) ──────────────────────────────────
   server.registerTool(
     defineTool({
@@ -309,172 +317,112 @@ export function createConformanceServer(port: number): HttpMcpServer {
     }),
   );
 
-  // ── Tools: 2026-07-28 multi-round-trip requests (input-required-result-*) ─
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_elicitation',
-      description: 'MRTR: asks for the user name by elicitation, then greets',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const answer = await context.elicit({ message: 'What is your name?', requestedSchema: askFor('name') });
-        return `Hello, ${elicitedText(answer, 'name')}!`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_sampling',
-      description: 'MRTR: asks the client model a question by sampling',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const answer = await context.sample({
-          messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
-          maxTokens: 100,
-        });
-        return `Sampling answer: ${samplingText(answer)}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_request_state',
-      description: 'MRTR: asks for a confirmation, carrying state between rounds',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const answer = await context.elicit({ message: 'Please confirm', requestedSchema: askFor('ok', 'boolean') });
-        return `Confirmed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_multi_round',
-      description: 'MRTR: two elicitation rounds (name, then colour)',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const step1 = await context.elicit({
-          message: 'Step 1: What is your name?',
-          requestedSchema: askFor('name'),
-        });
-        const step2 = await context.elicit({
-          message: 'Step 2: What is your favorite color?',
-          requestedSchema: askFor('color'),
-        });
-        return `Multi-round complete for ${elicitedText(step1, 'name')} who likes ${elicitedText(step2, 'color')}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_tampered_state',
-      description: 'MRTR: the state of the first round is HMAC-sealed; a tampered state is rejected',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        await context.elicit({ message: 'Please confirm', requestedSchema: askFor('ok', 'boolean') });
-        const again = await context.elicit({ message: 'Confirm once more', requestedSchema: askFor('ok', 'boolean') });
-        return `integrity-ok: action=${again.action}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_input_required_result_capabilities',
-      description: 'MRTR: asks only for what the client declared (elicitation and/or sampling)',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const caps = context.clientCapabilities ?? {};
-        const asked: string[] = [];
-        if (caps.elicitation) {
-          await context.elicit({ message: 'Elicitation input', requestedSchema: askFor('value') });
-          asked.push('elicitation');
-        }
-        if (caps.sampling) {
-          await context.sample({
-            messages: [{ role: 'user', content: { type: 'text', text: 'Sample request' } }],
-            maxTokens: 50,
-          });
-          asked.push('sampling');
-        }
-        return asked.length > 0 ? `capabilities-ok: received ${asked.join(',')}` : 'No supported capabilities declared';
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_missing_capability',
-      description: 'Needs the client sampling capability; rejected when the client did not declare it',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        const answer = await context.sample({
-          messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
-          maxTokens: 20,
-        });
-        return `Sampled: ${samplingText(answer)}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_streaming_elicitation',
-      description: 'Reports progress, then asks for input: the response stream holds only notifications and results',
-      inputSchema: noArgs,
-      execute: async (_args, context: ToolContext) => {
-        await context.reportProgress({ progress: 50, total: 100 });
-        const answer = await context.elicit({ message: 'Continue?', requestedSchema: askFor('ok', 'boolean') });
-        return `Streaming complete: action=${answer.action}`;
-      },
-    }),
-  );
-  server.registerTool(
-    defineTool({
-      name: 'test_logging_tool',
-      description: 'Logs at info level; clients that set no log level receive no log messages',
-      inputSchema: noArgs,
-      execute: (_args, context: ToolContext) => {
-        context.log.info('Diagnostic trace logging activated');
-        return 'Logging evaluated';
-      },
-    }),
+  noArgTool(
+    'test_reconnection',
+    'SEP-1699 polling probe: answers after a short pause (the SDK closes a call stream for polling only with an event store and a 2025-11-25 client)',
+    async () => {
+      await sleep(100);
+      return 'Reconnection test completed successfully.';
+    },
   );
 
-  // ── Tools: list mutations for subscriptions/listen (server-stateless) ─────
-  const dynamicTool = defineTool({
-    name: 'test_dynamic_tool',
-    description: 'A tool test_trigger_tool_change enables and disables',
-    inputSchema: noArgs,
-    execute: () => 'Dynamic tool executed',
+  // ── Tools: 2026-07-28 multi-round-trip requests (input-required-result-*) ─
+  // On 2026-07-28 each elicit/sample/listRoots becomes an `inputRequests` entry under its `key`;
+  // on the legacy era the same tools send real server-to-client requests.
+  noArgTool('test_input_required_result_elicitation', 'MRTR: asks the user name (key user_name)', async (ctx) => {
+    const answer = await ask(ctx, 'user_name', 'What is your name?', 'name');
+    return `Hello, ${elicitedText(answer, 'name')}!`;
   });
-  server.registerTool(dynamicTool);
-  server.registerTool(
-    defineTool({
-      name: 'test_trigger_tool_change',
-      description: 'Toggles test_dynamic_tool, changing the tool list (clients are told once)',
-      inputSchema: noArgs,
-      execute: () => {
-        const enabled = server.getToolStates().find((state) => state.tool.name === dynamicTool.name)?.enabled;
-        if (enabled) server.disableTool(dynamicTool.name);
-        else server.enableTool(dynamicTool.name);
-        return `Mutation triggered: test_dynamic_tool ${enabled ? 'disabled' : 'enabled'}`;
-      },
-    }),
+  noArgTool(
+    'test_input_required_result_sampling',
+    'MRTR: asks the client model (key capital_question)',
+    async (ctx) => {
+      const answer = await sampleText(ctx, 'capital_question', 'What is the capital of France?', 100);
+      return `Sampling answer: ${samplingText(answer)}`;
+    },
   );
-  const dynamicPrompt = {
-    name: 'test_dynamic_prompt',
-    description: 'A prompt test_trigger_prompt_change adds and removes',
-    load: () => 'This is a dynamic prompt.',
-  };
-  server.registerTool(
-    defineTool({
-      name: 'test_trigger_prompt_change',
-      description: 'Adds or removes test_dynamic_prompt, changing the prompt list (clients are told once)',
-      inputSchema: noArgs,
-      execute: () => {
-        const removed = server.removePrompt(dynamicPrompt.name);
-        if (!removed) server.registerPrompt(dynamicPrompt);
-        return `Mutation triggered: test_dynamic_prompt ${removed ? 'removed' : 'added'}`;
-      },
-    }),
+  noArgTool('test_input_required_result_list_roots', 'MRTR: asks the client roots (key client_roots)', async (ctx) => {
+    const { roots } = await ctx.listRoots({ key: 'client_roots' });
+    return `Client roots: ${roots.map((root) => root.uri).join(', ') || '(none)'}`;
+  });
+  noArgTool('test_input_required_result_request_state', 'MRTR: asks a confirmation (key confirm)', async (ctx) => {
+    const answer = await ask(ctx, 'confirm', 'Please confirm', 'ok', 'boolean');
+    return `Confirmed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+  });
+  noArgTool(
+    'test_input_required_result_multiple_inputs',
+    'MRTR: asks name, greeting and roots in one round',
+    async (ctx) => {
+      const [name, greeting, { roots }] = await Promise.all([
+        ask(ctx, 'user_name', 'What is your name?', 'name'),
+        sampleText(ctx, 'greeting', 'Generate a greeting', 50),
+        ctx.listRoots({ key: 'client_roots' }),
+      ]);
+      return `${samplingText(greeting)} ${elicitedText(name, 'name')} (${roots.length} roots)`;
+    },
   );
+  noArgTool('test_input_required_result_multi_round', 'MRTR: two rounds (step1 name, step2 colour)', async (ctx) => {
+    const step1 = await ask(ctx, 'step1', 'Step 1: What is your name?', 'name');
+    const step2 = await ask(ctx, 'step2', 'Step 2: What is your favorite color?', 'color');
+    return `Multi-round complete for ${elicitedText(step1, 'name')} who likes ${elicitedText(step2, 'color')}`;
+  });
+  noArgTool(
+    'test_input_required_result_tampered_state',
+    'MRTR: its requestState is HMAC-sealed; a tampered one is rejected',
+    async (ctx) => {
+      const answer = await ask(ctx, 'confirm', 'Please confirm', 'ok', 'boolean');
+      return `integrity-ok: action=${answer.action}`;
+    },
+  );
+  noArgTool(
+    'test_input_required_result_capabilities',
+    'MRTR: asks only through the capabilities the client declared',
+    async (ctx) => {
+      const caps = ctx.clientCapabilities ?? {};
+      const asked = await Promise.all([
+        caps.elicitation ? ask(ctx, 'elicit_input', 'Elicitation input', 'value').then(() => 'elicit_input') : '',
+        caps.sampling ? sampleText(ctx, 'sample_input', 'Sample request', 50).then(() => 'sample_input') : '',
+      ]);
+      const received = asked.filter(Boolean);
+      return received.length > 0 ? `capabilities-ok: received ${received.join(',')}` : 'No supported capabilities';
+    },
+  );
+  noArgTool(
+    'test_missing_capability',
+    'Needs the client sampling capability (-32021 on 2026-07-28 without it)',
+    async (ctx) => `Sampled: ${samplingText(await sampleText(ctx, 'sample', 'Say hi', 20))}`,
+  );
+  noArgTool(
+    'test_streaming_elicitation',
+    'Reports progress, then elicits: its response stream holds only notifications and results',
+    async (ctx) => {
+      await ctx.reportProgress({ progress: 50, total: 100 });
+      return `Streaming complete: action=${(await ask(ctx, 'continue', 'Continue?', 'ok', 'boolean')).action}`;
+    },
+  );
+  noArgTool('test_logging_tool', 'Logs at info level; a client that set no log level receives nothing', (ctx) => {
+    ctx.log.info('Diagnostic trace logging activated');
+    return 'Logging evaluated';
+  });
+
+  // ── Tools: list mutations for subscriptions/listen (server-stateless) ─────
+  noArgTool('test_dynamic_tool', 'A tool test_trigger_tool_change disables and enables', () => 'Dynamic tool executed');
+  noArgTool('test_trigger_tool_change', 'Toggles test_dynamic_tool: the tool list changes', () => {
+    const enabled = server.getToolStates().find((state) => state.tool.name === 'test_dynamic_tool')?.enabled;
+    if (enabled) server.disableTool('test_dynamic_tool');
+    else server.enableTool('test_dynamic_tool');
+    return `Mutation triggered: test_dynamic_tool ${enabled ? 'disabled' : 'enabled'}`;
+  });
+  noArgTool('test_trigger_prompt_change', 'Adds or removes test_dynamic_prompt: the prompt list changes', () => {
+    const removed = server.removePrompt('test_dynamic_prompt');
+    if (!removed)
+      server.registerPrompt({
+        name: 'test_dynamic_prompt',
+        description: 'A prompt test_trigger_prompt_change adds and removes',
+        load: () => 'This is a dynamic prompt.',
+      });
+    return `Mutation triggered: test_dynamic_prompt ${removed ? 'removed' : 'added'}`;
+  });
 
   // ── Resources ─────────────────────────────────────────────────────────────
   server.registerResource({
@@ -563,6 +511,19 @@ export function createConformanceServer(port: number): HttpMcpServer {
       { role: 'user' as const, content: await imageContent(png(), { mimeType: 'image/png' }) },
       { role: 'user' as const, content: { type: 'text' as const, text: 'Please analyze the image above.' } },
     ],
+  });
+
+  server.registerPrompt({
+    name: 'test_input_required_result_prompt',
+    description: 'MRTR on prompts/get: asks the context to use (key user_context)',
+    load: async (_args, context) => {
+      const answer = await context.elicit({
+        key: 'user_context',
+        message: 'What context should the prompt use?',
+        requestedSchema: askFor('context'),
+      });
+      return `Prompt with context: ${elicitedText(answer, 'context')}`;
+    },
   });
 
   return server;
