@@ -97,7 +97,10 @@ export class DuplicateResourceError extends ToolkitError {
     readonly uri: string,
     kind: 'resource' | 'resource template' = 'resource',
   ) {
-    super('DUPLICATE_RESOURCE', `A ${kind} with URI${kind === 'resource' ? '' : ' template'} "${uri}" is already registered.`);
+    super(
+      'DUPLICATE_RESOURCE',
+      `A ${kind} with URI${kind === 'resource' ? '' : ' template'} "${uri}" is already registered.`,
+    );
   }
 }
 
@@ -213,13 +216,21 @@ export class ToolCallAbortedError extends ToolkitError {
   }
 }
 
+/** A client capability a server-to-client request needs. */
+export type ClientInputCapability = 'elicitation' | 'sampling' | 'roots';
+
 /**
- * Thrown by `context.elicit()` / `context.sample()` when the client did not declare the
- * needed capability (`elicitation` / `sampling`), code `INPUT_UNAVAILABLE`. The caller
- * receives the message in an `isError` result.
+ * Thrown by `context.elicit()` / `context.sample()` / `context.listRoots()` when the client
+ * did not declare the needed capability (`capability`: `elicitation` / `sampling` / `roots`),
+ * code `INPUT_UNAVAILABLE`. When it escapes a tool on the legacy era the caller receives the
+ * message in an `isError` result; on 2026-07-28 the request fails with JSON-RPC -32021
+ * (MissingRequiredClientCapabilityError naming the capability, HTTP 400), as that revision requires.
  */
 export class InputUnavailableError extends ToolkitError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly capability?: ClientInputCapability,
+  ) {
     super('INPUT_UNAVAILABLE', message);
   }
 }

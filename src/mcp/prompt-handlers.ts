@@ -1,8 +1,16 @@
-import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  type GetPromptResult,
+  type RequestStateCodec,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { toGetPromptResult } from '../prompts/prompt-result.js';
 import { toProtocolError } from './handler-errors.js';
+import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
 import { buildRequestContext } from './request-context-builder.js';
+import { buildToolContext, requestEra } from './tool-context-builder.js';
 
 /**
  * Installs `prompts/list` and `prompts/get` on a view (MCP "Prompts"). Both read the shared
@@ -10,9 +18,14 @@ import { buildRequestContext } from './request-context-builder.js';
  *
  * Errors: an unknown prompt or invalid arguments (a missing required argument, a value outside
  * the argument's `enum`, a schema violation) -> JSON-RPC -32602 naming the prompt and the
- * argument; an error thrown by `load()` -> see `toProtocolError`.
+ * argument; an error thrown by `load()` -> see `toProtocolError`. On 2026-07-28 a `load()` waiting
+ * for `context.elicit()`/`sample()`/`listRoots()` answers `input_required` (multi-round-trip).
  */
-export function installPromptHandlers(server: Server, prompts: PromptRegistry): void {
+export function installPromptHandlers(
+  server: Server,
+  prompts: PromptRegistry,
+  requestState: RequestStateCodec<InputState>,
+): void {
   server.setRequestHandler('prompts/list', () => ({ prompts: prompts.list() as never }));
 
   server.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
@@ -31,10 +44,19 @@ export function installPromptHandlers(server: Server, prompts: PromptRegistry): 
         `Invalid arguments for prompt "${name}": ${checked.message}`,
       );
     }
+    const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
+    const { elicit, sample, listRoots } = buildToolContext(server, ctx, ctx.mcpReq.signal, rounds);
     try {
-      const value = await prompt.load(checked.value as never, buildRequestContext(server, ctx));
+      const value = await prompt.load(checked.value as never, {
+        ...buildRequestContext(server, ctx),
+        elicit,
+        sample,
+        listRoots,
+      });
       return toGetPromptResult(value, prompt.description);
     } catch (error) {
+      const outcome = await inputRoundOutcome(error, rounds, requestState, ctx);
+      if (outcome) return outcome as never;
       throw toProtocolError(error, `Prompt "${name}"`);
     }
   });

@@ -9,7 +9,7 @@ import {
 import { ToolCallAbortedError } from '../errors.js';
 import type { Tool } from '../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../registry/tool-result.js';
-import { InputNeeded, InputRounds, type InputState } from './input-rounds.js';
+import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
 import type { ServerEvents } from './server-events.js';
 import { buildToolContext, requestEra } from './tool-context-builder.js';
 import type { ViewTools } from './view-tools.js';
@@ -70,14 +70,18 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     result = toCallToolResult(await runWithTimeout(tool, parsed.value, context, controller));
     result = await checkOutput(tool, result);
   } catch (error) {
-    if (error instanceof InputNeeded && rounds) {
-      deps.events.safeEmit('toolCallFinished', {
-        ...base,
-        durationMs: performance.now() - started,
-        isError: false,
-        inputRequired: true,
-      });
-      return rounds.toResult(error, deps.requestState, ctx);
+    const finish = (extra: { isError: boolean; inputRequired?: true; error?: unknown }) =>
+      deps.events.safeEmit('toolCallFinished', { ...base, durationMs: performance.now() - started, ...extra });
+    let outcome: Awaited<ReturnType<typeof inputRoundOutcome>>;
+    try {
+      outcome = await inputRoundOutcome(error, rounds, deps.requestState, ctx);
+    } catch (protocolError) {
+      finish({ isError: true, error });
+      throw protocolError;
+    }
+    if (outcome) {
+      finish({ isError: false, inputRequired: true });
+      return outcome;
     }
     thrown = error;
     result = errorToCallToolResult(name, error);

@@ -8,11 +8,12 @@ import {
   type ElicitResult,
   type StandardSchemaWithJSON,
   type Implementation,
+  type ListRootsResult,
   type LoggingLevel,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InputUnavailableError } from '../errors.js';
+import { InputUnavailableError, type ClientInputCapability } from '../errors.js';
 import type { ElicitOptions, ToolContext, ToolLogger } from '../registry/tool-context.js';
 import type { InputRounds } from './input-rounds.js';
 
@@ -51,10 +52,11 @@ export function buildToolContext(
     ctx.mcpReq.log(level, data === undefined ? message : { message, data }).catch(() => {});
   };
   const log: ToolLogger = { debug: send('debug'), info: send('info'), warn: send('warning'), error: send('error') };
-  const require = (capability: 'elicitation' | 'sampling') => {
+  const require = (capability: ClientInputCapability) => {
     if (!capabilities?.[capability]) {
       throw new InputUnavailableError(
         `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
+        capability,
       );
     }
   };
@@ -73,18 +75,23 @@ export function buildToolContext(
         .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
         .catch(() => {});
     },
-    async elicit({ message, requestedSchema }): Promise<ElicitResult> {
+    async elicit({ message, requestedSchema, key }): Promise<ElicitResult> {
       require('elicitation');
-      if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }));
+      if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
       return ctx.mcpReq.elicitInput(
         { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
         { signal },
       );
     },
-    async sample(params): Promise<CreateMessageResult> {
+    async sample(params, options): Promise<CreateMessageResult> {
       require('sampling');
-      if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params));
+      if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
       return (await ctx.mcpReq.requestSampling(params, { signal })) as CreateMessageResult;
+    },
+    async listRoots(options): Promise<ListRootsResult> {
+      require('roots');
+      if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
+      return ctx.mcpReq.send({ method: 'roots/list' }, { signal });
     },
   };
 }

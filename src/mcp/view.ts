@@ -65,7 +65,7 @@ export function createView(
   installToolHandlers(server, { server, tools, events: model.events, requestState: model.requestState });
   installResourceHandlers(server, model);
   installSubscriptionHandlers(server);
-  installPromptHandlers(server, model.prompts);
+  installPromptHandlers(server, model.prompts, model.requestState);
   installCompletionHandlers(server, model);
   return { server, tools };
 }

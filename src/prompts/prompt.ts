@@ -1,11 +1,16 @@
 import type { Icon, Prompt as WirePrompt, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { InvalidPromptError } from '../errors.js';
+import type { ToolContext } from '../registry/tool-context.js';
 import type { RequestContext } from '../request-context.js';
 import { compilePromptArguments, type CompiledPromptArguments, type PromptArgumentsInput } from './prompt-arguments.js';
 import type { PromptReturn } from './prompt-result.js';
 
-/** What a prompt's `load(args, context)` receives about the `prompts/get` request it serves. */
-export type PromptContext = RequestContext;
+/**
+ * What a prompt's `load(args, context)` receives about the `prompts/get` request it serves: the
+ * request context plus `elicit`, `sample` and `listRoots`, which work as in a tool (on 2026-07-28
+ * `prompts/get` answers `input_required` and `load` runs again with the answer; see `ToolContext`).
+ */
+export type PromptContext = RequestContext & Pick<ToolContext, 'elicit' | 'sample' | 'listRoots'>;
 
 /** The static description of a prompt: what `prompts/list` shows (MCP "Prompts"). */
 export interface PromptDefinition {

@@ -6,12 +6,24 @@ import type {
   ElicitRequestFormParams,
   ElicitResult,
   Implementation,
+  ListRootsResult,
   LoggingLevel,
   StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
+/** Options shared by `elicit`, `sample` and `listRoots`. */
+export interface InputRequestOptions {
+  /**
+   * Name of this request on 2026-07-28, where it travels in an `input_required` result
+   * (its key in `inputRequests`, and the key the client answers under in `inputResponses`).
+   * Default: `elicit-<n>` / `sample-<n>` / `roots-<n>`, `n` counting this call's requests.
+   * Give stable, distinct names when a client expects particular ones.
+   */
+  key?: string;
+}
+
 /** What `context.elicit()` asks the user: a message and a flat object schema (zod or JSON Schema). */
-export interface ElicitOptions {
+export interface ElicitOptions extends InputRequestOptions {
   message: string;
   requestedSchema: ElicitRequestFormParams['requestedSchema'] | StandardSchemaWithJSON;
 }
@@ -59,7 +71,10 @@ export interface ToolContext {
    * with `{ action: 'accept' | 'decline' | 'cancel', content? }`. On the legacy era this
    * is a server-to-client request; on 2026-07-28 the call returns an `input_required`
    * result and `execute` runs again with the answer (so code before `elicit` must be
-   * safe to repeat). Throws `InputUnavailableError` when the client lacks `elicitation`.
+   * safe to repeat). Requests started together (`Promise.all([elicit(a), sample(b)])`)
+   * are asked together, in one `input_required` result. An answer of the wrong shape
+   * counts as no answer (asked again). Throws `InputUnavailableError` when the client
+   * lacks `elicitation`.
    */
   elicit(options: ElicitOptions): Promise<ElicitResult>;
   /**
@@ -67,7 +82,13 @@ export interface ToolContext {
    * with the same era behaviour as {@link ToolContext.elicit}. Throws
    * `InputUnavailableError` when the client lacks `sampling`.
    */
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  sample(params: CreateMessageRequestParams, options?: InputRequestOptions): Promise<CreateMessageResult>;
+  /**
+   * Asks the client for its roots (MCP `roots/list`: the directories or files it exposes),
+   * with the same era behaviour as {@link ToolContext.elicit}. Throws
+   * `InputUnavailableError` when the client lacks `roots`.
+   */
+  listRoots(options?: InputRequestOptions): Promise<ListRootsResult>;
 }
 
 export type { LoggingLevel };

@@ -159,9 +159,50 @@ describe.each(eras)('tool context on the %s era', (era) => {
       }),
     );
     const client = await server.connect(era);
-    const result = await client.callTool({ name: 'ask', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(text(result)).toContain('"elicitation" capability');
+    if (era === 'legacy') {
+      const result = await client.callTool({ name: 'ask', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain('"elicitation" capability');
+    } else {
+      // 2026-07-28: MissingRequiredClientCapabilityError naming the capability.
+      await expect(client.callTool({ name: 'ask', arguments: {} })).rejects.toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { elicitation: {} } },
+      });
+    }
+  });
+
+  it('a prompt can elicit through its context as a tool does', async () => {
+    server = new InMemoryServer();
+    server.registerPrompt({
+      name: 'personal',
+      load: async (_args, context) => {
+        const reply = await context.elicit({ message: 'Topic?', requestedSchema: z.object({ topic: z.string() }) });
+        return `Write about ${String(reply.content?.topic)}`;
+      },
+    });
+    const client = new Client(
+      { name: 'unit', version: '1' },
+      clientOptions(era, { capabilities: { elicitation: {} } }),
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { topic: 'MCP' } }));
+    await server.connect(era, client);
+    const result = await client.getPrompt({ name: 'personal' });
+    expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Write about MCP' } }]);
+  });
+
+  it('listRoots asks the client for its roots', async () => {
+    server = new InMemoryServer();
+    server.registerTool(
+      defineTool({
+        name: 'roots',
+        execute: async (_args, context) => (await context.listRoots()).roots.map((root) => root.uri).join(','),
+      }),
+    );
+    const client = new Client({ name: 'unit', version: '1' }, clientOptions(era, { capabilities: { roots: {} } }));
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///a' }, { uri: 'file:///b' }] }));
+    await server.connect(era, client);
+    expect(text(await client.callTool({ name: 'roots', arguments: {} }))).toBe('file:///a,file:///b');
   });
 
   it('passes era, request id and client info to the tool', async () => {
