@@ -216,7 +216,9 @@ export class HttpMcpServer extends BaseMcpServer {
       options.path,
       ...(options.cors ? [corsGuard(options.cors)] : []),
       hostOriginGuard(options.allowedHosts, options.allowedOrigins),
-      ...(this.#raw.authenticate ? [authGuard(this.#raw.authenticate, options.authChallenge, this.logger)] : []),
+      ...(this.#raw.authenticate
+        ? [authGuard(this.#raw.authenticate, options.authChallenge, options.resourceMetadataUrl, this.logger)]
+        : []),
       ...jsonBody(options.maxRequestBodyBytes),
       eraRouter(legacy, createModernLeg(modern, bridge), logError),
       bodyErrors(options.maxRequestBodyBytes, this.logger),

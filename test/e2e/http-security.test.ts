@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { OAuthError, verifyBearerToken } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/errors.js';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
@@ -192,6 +193,33 @@ describe('HttpMcpServer authenticate hook', () => {
     }
     const modern = new HttpV2(url);
     await expect(connectClient('v2-modern', modern)).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it("works with the SDK's verifyBearerToken: invalid_token 401 / insufficient_scope 403 with resource_metadata", async () => {
+    const resourceMetadataUrl = 'https://mcp.example.com/.well-known/oauth-protected-resource';
+    const verifier = {
+      verifyAccessToken: async (token: string) => {
+        if (token !== 'good' && token !== 'reader') throw new OAuthError('invalid_token', 'unknown token');
+        const scopes = token === 'good' ? ['mcp:write'] : ['mcp:read'];
+        return { token, clientId: token, scopes, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+    };
+    server = await startServer({
+      resourceMetadataUrl,
+      authenticate: (req) =>
+        verifyBearerToken(req.headers.authorization, { verifier, requiredScopes: ['mcp:write'], resourceMetadataUrl }),
+    });
+    const { url } = server.address;
+    const missing = await post(url, INITIALIZE);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toContain(`resource_metadata="${resourceMetadataUrl}"`);
+    const bad = await post(url, INITIALIZE, as('nope'));
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toMatch(/error="invalid_token".*resource_metadata=/);
+    const weak = await post(url, INITIALIZE, as('reader'));
+    expect(weak.status).toBe(403);
+    expect(weak.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+    expect((await post(url, INITIALIZE, as('good'))).status).toBe(200);
   });
 
   it('initialize without credentials is refused before any session is made', async () => {

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import {
+  bearerAuthChallengeResponse,
   isJsonContentType,
+  OAuthError,
   validateHostHeader,
   validateOriginHeader,
   type AuthInfo,
@@ -70,13 +72,32 @@ export function hostOriginGuard(allowedHosts?: string[], allowedOrigins?: string
   };
 }
 
+/** Turns what the hook threw into the answer: status, challenge and a message safe to show. */
+function refusalOf(error: unknown, resourceMetadataUrl: string | undefined): AuthenticationError {
+  if (error instanceof AuthenticationError) return error;
+  if (error instanceof OAuthError && (error.code === 'invalid_token' || error.code === 'insufficient_scope')) {
+    // The SDK's bearer helpers (verifyBearerToken) throw these; answer as its own gate does (RFC 6750 section 3).
+    const challenge = bearerAuthChallengeResponse(error, { resourceMetadataUrl }).headers.get('www-authenticate');
+    const status = error.code === 'insufficient_scope' ? 403 : 401;
+    return new AuthenticationError(`Unauthorized: ${error.message}`, { status, challenge: challenge ?? undefined });
+  }
+  return new AuthenticationError('Unauthorized: invalid credentials');
+}
+
 /**
  * Runs the app's `authenticate` hook on every request but CORS preflights. On
  * success the auth info is stored as `req.auth` (the SDK's convention) for both eras;
- * `undefined`/`null` or a throw answers 401 (or an `AuthenticationError`'s status)
- * with `WWW-Authenticate`. Messages of other errors are not sent to the client.
+ * `undefined`/`null` or a throw answers 401 with `WWW-Authenticate`: an
+ * `AuthenticationError` chooses status, challenge and message; the SDK's `OAuthError`
+ * (`invalid_token` 401, `insufficient_scope` 403) gets the SDK's bearer challenge; the
+ * messages of other errors are not sent to the client.
  */
-export function authGuard(authenticate: AuthenticateHook, defaultChallenge: string, logger: Logger): RequestHandler {
+export function authGuard(
+  authenticate: AuthenticateHook,
+  defaultChallenge: string,
+  resourceMetadataUrl: string | undefined,
+  logger: Logger,
+): RequestHandler {
   return async (req, res, next) => {
     if (req.method === 'OPTIONS') return next();
     let refusal: AuthenticationError;
@@ -89,8 +110,7 @@ export function authGuard(authenticate: AuthenticateHook, defaultChallenge: stri
       refusal = new AuthenticationError('Unauthorized: authentication required');
     } catch (error) {
       logger.debug({ err: error }, 'authenticate() refused a request');
-      refusal =
-        error instanceof AuthenticationError ? error : new AuthenticationError('Unauthorized: invalid credentials');
+      refusal = refusalOf(error, resourceMetadataUrl);
     }
     sendRpcError(res, refusal.status, HttpRpcError.SERVER_ERROR, refusal.message, {
       'WWW-Authenticate': refusal.challenge ?? defaultChallenge,

@@ -71,8 +71,16 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   cors?: boolean | CorsOptions;
   /** Guards every MCP request on both eras; see {@link AuthenticateHook}. Default: no authentication. */
   authenticate?: AuthenticateHook;
-  /** `WWW-Authenticate` value sent with 401s. Default `Bearer realm="<server name>"`. */
+  /**
+   * `WWW-Authenticate` value sent with 401s. Default `Bearer resource_metadata="<resourceMetadataUrl>"`
+   * when that is set, else `Bearer realm="<server name>"`.
+   */
   authChallenge?: string;
+  /**
+   * URL of this server's OAuth protected-resource metadata (RFC 9728; MCP authorization),
+   * advertised in 401/403 challenges so clients can find the authorization server. Default: none.
+   */
+  resourceMetadataUrl?: string;
   /** Largest accepted request body (bytes); larger bodies get 413 and a JSON-RPC error. Default 4 MiB. */
   maxRequestBodyBytes?: number;
   /** Liveness route answering `{ status: 'ok' }`. Default `/health`; `false` disables it. */
@@ -102,6 +110,7 @@ export interface ResolvedHttpOptions {
   allowedOrigins?: string[];
   cors?: CorsOptions;
   authChallenge: string;
+  resourceMetadataUrl?: string;
   maxRequestBodyBytes: number;
   healthPath: string | false;
   readyPath: string | false;
@@ -157,7 +166,12 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
     allowedOrigins: protect ? (options.allowedOrigins ?? localhostAllowedOrigins()) : undefined,
     cors,
-    authChallenge: options.authChallenge ?? `Bearer realm="${serverName.replace(/["\\]/g, '')}"`,
+    authChallenge:
+      options.authChallenge ??
+      (options.resourceMetadataUrl
+        ? `Bearer resource_metadata="${options.resourceMetadataUrl}"`
+        : `Bearer realm="${serverName.replace(/["\\]/g, '')}"`),
+    resourceMetadataUrl: options.resourceMetadataUrl,
     maxRequestBodyBytes: positive(
       'maxRequestBodyBytes',
       options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
