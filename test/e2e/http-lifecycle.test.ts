@@ -5,6 +5,7 @@ import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerStateError } from '../../src/errors.js';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
+import { defineTool } from '../../src/registry/tool.js';
 import { connectClient } from '../support/clients.js';
 import { INITIALIZE, openSession, post, sessionHeaders, startServer } from './http-helpers.js';
 
@@ -94,6 +95,28 @@ describe('HttpMcpServer lifecycle and operations', () => {
     }
     expect(text).toContain(': keepalive');
     await reader.cancel();
+  });
+
+  it('keeps a long legacy tool call alive with keepalive comments on its POST stream', async () => {
+    server = await startServer({ keepAliveMs: 30 });
+    server.registerTool(
+      defineTool({
+        name: 'slow',
+        execute: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          return 'done';
+        },
+      }),
+    );
+    const id = await openSession(server.address.url);
+    const response = await post(
+      server.address.url,
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', arguments: {} } },
+      sessionHeaders(id),
+    );
+    const text = await response.text();
+    expect(text.indexOf(': keepalive')).toBeGreaterThan(-1);
+    expect(text.indexOf(': keepalive')).toBeLessThan(text.indexOf('done'));
   });
 
   it('refuses requests once stopped (the port is closed)', async () => {
