@@ -64,16 +64,32 @@ interface LiveClient {
   close(): Promise<void>;
 }
 
-/** Every page of resources/list. */
-async function listAll(page: (cursor?: string) => Promise<{ resources: Resource[]; nextCursor?: string }>) {
-  const all: Resource[] = [];
-  let cursor: string | undefined;
-  do {
-    const result = await page(cursor);
-    all.push(...result.resources);
-    cursor = result.nextCursor;
-  } while (cursor !== undefined);
-  return all;
+/** The requests the test makes, as both SDKs' clients spell them. */
+interface SdkClient {
+  listResources(params: { cursor?: string }): Promise<{ resources: Resource[]; nextCursor?: string }>;
+  readResource(params: { uri: string }): Promise<{ contents: Array<{ text?: string } | { blob: string }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** `resources` (every page of resources/list), `read` (text of the first item) and `callTool` for either SDK. */
+function requests(client: SdkClient): Pick<LiveClient, 'resources' | 'read' | 'callTool'> {
+  return {
+    resources: async () => {
+      const all: Resource[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor === undefined ? {} : { cursor });
+        all.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      return all;
+    },
+    read: async (uri) => {
+      const [item] = (await client.readResource({ uri })).contents;
+      return item !== undefined && 'text' in item ? item.text : undefined;
+    },
+    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as CallResult,
+  };
 }
 
 /** The child's stderr, kept for failure messages (and drained so the pipe never fills). */
@@ -103,12 +119,7 @@ async function connectV1(folder: string, subscribeTo: string): Promise<LiveClien
     label: 'v1 (legacy, resources/subscribe)',
     listChanged,
     updated,
-    resources: () => listAll((cursor) => client.listResources(cursor === undefined ? {} : { cursor })),
-    read: async (uri) => {
-      const [item] = (await client.readResource({ uri })).contents;
-      return item !== undefined && 'text' in item ? item.text : undefined;
-    },
-    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as CallResult,
+    ...requests(client),
     close: () => client.close(),
   };
 }
@@ -136,12 +147,7 @@ async function connectV2Modern(folder: string, subscribeTo: string): Promise<Liv
     label: 'v2 (2026-07-28, subscriptions/listen)',
     listChanged,
     updated,
-    resources: () => listAll((cursor) => client.listResources(cursor === undefined ? {} : { cursor })),
-    read: async (uri) => {
-      const [item] = (await client.readResource({ uri })).contents;
-      return item !== undefined && 'text' in item ? item.text : undefined;
-    },
-    callTool: async (name, args) => (await client.callTool({ name, arguments: args })) as CallResult,
+    ...requests(client),
     close: async () => {
       await subscription.close();
       await client.close();
