@@ -1,14 +1,26 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
+  },
+  {
+    // Plain JS scripts may import process, URL, timers explicitly from node: modules.
+    files: ['**/*.js', '**/*.mjs'],
+    rules: { 'no-redeclare': ['error', { builtinGlobals: false }] },
+  },
+  {
+    // Scripts and benchmarks print their results to stdout; the library never does.
+    files: ['bench/**', 'scripts/**', 'examples/**'],
+    rules: { 'no-console': 'off' },
   },
 );

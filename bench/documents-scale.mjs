@@ -1,5 +1,4 @@
 /* global console, performance, process, setTimeout, clearTimeout */
-/* eslint-disable no-console -- a benchmark prints its results table on stdout */
 // Document layer at scale: registerFolder over a 10,000-file tree (median of a few runs, no content
 // read), the memory it takes, list(), the first and a warm search over the tree, and cold vs warm
 // reads of a generated 100-page PDF (the converted-content cache).

@@ -1,5 +1,4 @@
 /* global console, performance, process, setImmediate, setTimeout */
-/* eslint-disable no-console -- a benchmark prints its results table on stdout */
 // Cost of an idle legacy (2025-11-25) HTTP session: post-GC heap per session (KB) and
 // sessions created per second, for HttpMcpServer and, side by side, the raw SDK v2
 // sessionful wiring (McpServer + NodeStreamableHTTPServerTransport per session, express).
