@@ -47,7 +47,7 @@ async function measure(system, era, { warmup, calls }) {
 }
 
 export async function run({ quick, rounds, log }) {
-  const sizes = quick ? { warmup: 500, calls: 1_500 } : { warmup: 1_000, calls: 4_000 };
+  const sizes = quick ? { warmup: 500, calls: 1_200 } : { warmup: 1_000, calls: 4_000 };
   const results = {};
   for (let round = 0; round < rounds; round += 1) {
     for (const [era, systems] of Object.entries(ERAS)) {
