@@ -7,6 +7,8 @@
  *   node <compiled>/examples/conformance-server.js --port 3001   → http://127.0.0.1:3001/mcp
  * It prints one line `listening <url>` on stderr once it serves, and stops on SIGTERM/SIGINT.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
   HttpMcpServer,
@@ -543,6 +545,6 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-if (process.argv[1] && import.meta.url === new URL(process.argv[1], 'file://').href) {
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   await main();
 }

@@ -1,4 +1,4 @@
-/* global process, setTimeout, clearTimeout, URL */
+/* global process, setTimeout, clearTimeout, URL, fetch, AbortSignal */
 // Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance) against the
 // toolkit's fixture server (examples/conformance-server.ts) and prints a per-scenario table.
 //
@@ -49,6 +49,50 @@ const RUNS = [
     timeoutMs: 10 * 60_000,
   },
 ];
+/**
+ * Every fixture the suites' server scenarios call by name (from the scenario sources of both pinned
+ * versions). The fixture must advertise each one: a missing tool can pass a lenient check by accident.
+ */
+const EXPECTED_FIXTURES = {
+  tools: [
+    'test_simple_text',
+    'test_image_content',
+    'test_audio_content',
+    'test_embedded_resource',
+    'test_multiple_content_types',
+    'test_tool_with_logging',
+    'test_tool_with_progress',
+    'test_error_handling',
+    'test_sampling',
+    'test_elicitation',
+    'test_elicitation_sep1034_defaults',
+    'test_elicitation_sep1330_enums',
+    'json_schema_2020_12_tool',
+    'test_reconnection',
+    'test_input_required_result_elicitation',
+    'test_input_required_result_sampling',
+    'test_input_required_result_list_roots',
+    'test_input_required_result_request_state',
+    'test_input_required_result_multiple_inputs',
+    'test_input_required_result_multi_round',
+    'test_input_required_result_tampered_state',
+    'test_input_required_result_capabilities',
+    'test_missing_capability',
+    'test_streaming_elicitation',
+    'test_logging_tool',
+    'test_trigger_tool_change',
+    'test_trigger_prompt_change',
+  ],
+  resources: ['test://static-text', 'test://static-binary', 'test://watched-resource'],
+  resourceTemplates: ['test://template/{id}/data'],
+  prompts: [
+    'test_simple_prompt',
+    'test_prompt_with_arguments',
+    'test_prompt_with_embedded_resource',
+    'test_prompt_with_image',
+    'test_input_required_result_prompt',
+  ],
+};
 const TOTAL_TIMEOUT_MS = 40 * 60_000;
 const COMPILE_TIMEOUT_MS = 5 * 60_000;
 const FIXTURE_START_TIMEOUT_MS = 30_000;
@@ -69,8 +113,13 @@ function killTree(child, signal = 'SIGTERM') {
   }
 }
 
+/** A temporary results folder to remove on exit (unless --keep-results named one). */
+let tempResults;
+
 function killAll() {
   for (const child of children) killTree(child, 'SIGKILL');
+  if (tempResults) rmSync(tempResults, { recursive: true, force: true });
+  tempResults = undefined;
 }
 
 process.on('exit', killAll);
@@ -167,6 +216,45 @@ function startFixture() {
       reject(new Error(`fixture exited (code ${code}) before listening:\n${log}`));
     });
   });
+}
+
+/**
+ * Lists what the fixture advertises (a 2025-11-25 session: tools/list, resources/list,
+ * resources/templates/list, prompts/list) and the expected fixtures it lacks.
+ */
+async function inventory(url) {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const call = async (id, method, params = {}) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    const line = text.split('\n').find((l) => l.startsWith('data: {')) ?? text;
+    const message = JSON.parse(line.replace(/^data: /, ''));
+    if (message.error) throw new Error(`${method}: ${message.error.message}`);
+    return { result: message.result, session: response.headers.get('mcp-session-id') };
+  };
+  const init = await call(0, 'initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'conformance-inventory', version: '1.0.0' },
+  });
+  Object.assign(headers, { 'Mcp-Session-Id': init.session, 'MCP-Protocol-Version': '2025-11-25' });
+  await fetch(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' });
+  const advertised = {
+    tools: (await call(1, 'tools/list')).result.tools.map((tool) => tool.name),
+    resources: (await call(2, 'resources/list')).result.resources.map((resource) => resource.uri),
+    resourceTemplates: (await call(3, 'resources/templates/list')).result.resourceTemplates.map((t) => t.uriTemplate),
+    prompts: (await call(4, 'prompts/list')).result.prompts.map((prompt) => prompt.name),
+  };
+  await fetch(url, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) });
+  const missing = Object.entries(EXPECTED_FIXTURES).flatMap(([kind, names]) =>
+    names.filter((name) => !advertised[kind].includes(name)).map((name) => `${kind}: ${name}`),
+  );
+  return { advertised, missing };
 }
 
 /** Reads `server-<scenario>-<timestamp>/checks.json` result folders. */
@@ -304,10 +392,25 @@ async function main() {
   const specs = wanted ? RUNS.filter((spec) => wanted.includes(spec.id)) : RUNS;
   if (specs.length === 0) throw new Error(`unknown --run; choose from ${RUNS.map((spec) => spec.id).join(', ')}`);
   const keep = option('--keep-results');
-  const resultsRoot = keep ? path.resolve(keep) : mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'));
+  const resultsRoot = keep ? path.resolve(keep) : (tempResults = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-')));
 
   process.stdout.write('Compiling the fixture (examples/conformance-server.ts)...\n');
   await compileFixture();
+  const fixture = await startFixture();
+  let listed;
+  try {
+    listed = await inventory(fixture.url);
+  } finally {
+    await fixture.stop();
+  }
+  process.stdout.write('\n## Fixtures the server advertises\n');
+  for (const [kind, names] of Object.entries(listed.advertised)) {
+    process.stdout.write(`${kind} (${names.length}): ${names.join(', ')}\n`);
+  }
+  if (listed.missing.length > 0) {
+    process.stdout.write(`MISSING fixtures the suite calls: ${listed.missing.join('; ')}\n`);
+    return 1;
+  }
   const reports = [];
   for (const spec of specs) {
     process.stdout.write(`Running ${spec.title}...\n`);
@@ -333,8 +436,7 @@ async function main() {
   }
   const md = option('--markdown');
   if (md) writeFileSync(md, markdown(reports));
-  if (!keep) rmSync(resultsRoot, { recursive: true, force: true });
-  else process.stdout.write(`Results kept in ${resultsRoot}\n`);
+  if (keep) process.stdout.write(`Results kept in ${resultsRoot}\n`);
   return failed.length === 0 ? 0 : 1;
 }
 
