@@ -328,6 +328,22 @@ export function createConformanceServer(port: number): HttpMcpServer {
     },
   );
 
+  server.registerTool(
+    defineTool({
+      name: 'test_param_headers',
+      description: 'SEP-2243: region and priority are mirrored in Mcp-Param-Region / Mcp-Param-Priority headers',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Where to run', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', description: 'How urgent', 'x-mcp-header': 'Priority' },
+        },
+        required: ['region'],
+      },
+      execute: (args) => `Routed with ${JSON.stringify(args)}`,
+    }),
+  );
+
   // ── Tools: 2026-07-28 multi-round-trip requests (input-required-result-*) ─
   // On 2026-07-28 each elicit/sample/listRoots becomes an `inputRequests` entry under its `key`;
   // on the legacy era the same tools send real server-to-client requests.

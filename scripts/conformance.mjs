@@ -82,6 +82,7 @@ const EXPECTED_FIXTURES = {
     'test_logging_tool',
     'test_trigger_tool_change',
     'test_trigger_prompt_change',
+    'test_param_headers',
   ],
   resources: ['test://static-text', 'test://static-binary', 'test://watched-resource'],
   resourceTemplates: ['test://template/{id}/data'],

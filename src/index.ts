@@ -10,6 +10,9 @@ export {
   DocumentNotFoundError,
   DocumentReadError,
   ServerStateError,
+  ToolCallAbortedError,
+  InputUnavailableError,
+  type ToolAbortReason,
   type ToolkitErrorCode,
 } from './errors.js';
 export { createDefaultLogger, type Logger } from './logger.js';
@@ -17,7 +20,21 @@ export { createDefaultLogger, type Logger } from './logger.js';
 export { Tool, defineTool, type ToolDefinition, type ToolSpec, type ListedTool } from './registry/tool.js';
 export { ToolPackage, type ToolPackageOptions } from './registry/tool-package.js';
 export { ToolRegistry, type ToolState, type RegistryChange } from './registry/tool-registry.js';
-export type { ToolContext, ToolLogger, ToolProgress } from './registry/tool-context.js';
+export type { ToolContext, ToolLogger, ToolProgress, ElicitOptions } from './registry/tool-context.js';
+export {
+  imageContent,
+  audioContent,
+  resourceLink,
+  embeddedResource,
+  type MediaSource,
+  type MediaOptions,
+} from './registry/content.js';
+export {
+  fromLlmChatTool,
+  llmChatEntriesToResult,
+  type LlmChatToolLike,
+  type LlmChatToolEntry,
+} from './registry/llm-chat-adapter.js';
 export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
@@ -25,13 +42,11 @@ export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
 export type { ServerInfo } from './mcp/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export type { ChangeSink } from './mcp/live-views.js';
+export { ServerEvents, type ServerEventMap, type SessionInfo, type SessionCloseReason } from './mcp/server-events.js';
 
 export { DocumentStore, type DocumentResource, type DocumentReadContents } from './documents/document-store.js';
 export type { FileDocumentConfig, FolderDocumentConfig } from './documents/document-config.js';
-export {
-  ConverterRegistry,
-  createDefaultConverters,
-} from './converters/converter-registry.js';
+export { ConverterRegistry, createDefaultConverters } from './converters/converter-registry.js';
 export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
 
 export { createDocumentTools } from './tools/document-tools.js';

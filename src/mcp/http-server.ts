@@ -10,6 +10,7 @@ import express, { type Express } from 'express';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer } from './mcp-server.js';
 import type { ServerInfo } from './server-info.js';
+import { ViewTools } from './view-tools.js';
 import { createModernLeg, eraRouter } from './http/era-router.js';
 import { authGuard, bodyErrors, corsGuard, hostOriginGuard, jsonBody } from './http/guards.js';
 import { mountHealthRoutes, type ReadinessReport } from './http/health.js';
@@ -190,6 +191,9 @@ export class HttpMcpServer extends BaseMcpServer {
       maxSubscriptions: options.maxListenStreams,
     });
     this.#modern = modern;
+    const tools = new ViewTools(this.registry);
+    const paramSchemas = (name: string, auth: AuthInfo | undefined) =>
+      tools.resolve(name, auth).tool?.compiled().listed.inputSchema;
     this.#removeSink = this.views.addSink(modern.notify);
     const legacy = options.stateless
       ? createStatelessLeg(
@@ -220,7 +224,7 @@ export class HttpMcpServer extends BaseMcpServer {
         ? [authGuard(this.#raw.authenticate, options.authChallenge, options.resourceMetadataUrl, this.logger)]
         : []),
       ...jsonBody(options.maxRequestBodyBytes),
-      eraRouter(legacy, createModernLeg(modern, bridge), logError),
+      eraRouter(legacy, createModernLeg(modern, bridge, paramSchemas), logError),
       bodyErrors(options.maxRequestBodyBytes, this.logger),
     );
   }

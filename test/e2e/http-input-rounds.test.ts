@@ -163,3 +163,47 @@ describe('2026-07-28 input rounds over HTTP', () => {
     expect(done.message.result?.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Use tests' } }]);
   });
 });
+
+describe('2026-07-28 Mcp-Param-* headers over HTTP', () => {
+  it('refuses a tools/call whose x-mcp-header header disagrees with the body (400, -32020), serves one that agrees', async () => {
+    server.registerTool(
+      defineTool({
+        name: 'routed',
+        inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+        execute: (args) => `ran in ${String((args as { region?: string }).region)}`,
+      }),
+    );
+    const call = (headers: Record<string, string>) =>
+      post(
+        server.address.url,
+        {
+          jsonrpc: '2.0',
+          id: 77,
+          method: 'tools/call',
+          params: {
+            name: 'routed',
+            arguments: { region: 'eu' },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
+        { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'routed', ...headers },
+      );
+    const refused: Record<string, string>[] = [
+      {},
+      { 'Mcp-Param-Region': 'us' },
+      { 'Mcp-Param-Region': '=?base64?ZX?=' },
+    ];
+    for (const headers of refused) {
+      const response = await call(headers);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ id: 77, error: { code: -32020 } });
+    }
+    const ok = await call({ 'Mcp-Param-Region': `=?base64?${Buffer.from('eu').toString('base64')}?=` });
+    expect(ok.status).toBe(200);
+    const [message] = await messages(ok);
+    expect(message?.result).toMatchObject({ content: [{ type: 'text', text: 'ran in eu' }] });
+  });
+});

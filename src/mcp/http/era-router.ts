@@ -3,11 +3,13 @@ import {
   classifyInboundRequest,
   PROTOCOL_VERSION_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, RequestHandler } from 'express';
 import type { AuthedRequest } from './guards.js';
 import type { LegHandler } from './legacy-leg.js';
+import { sendHeaderMismatch, toolCallHeaderRefusal } from './param-headers.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 import type { WebBridge } from './web-bridge.js';
 
@@ -63,10 +65,22 @@ export function isLegacyHttpRequest(req: IncomingMessage, body: unknown): boolea
   return outcome.kind === 'legacy';
 }
 
-/** The 2026-07-28 leg: the SDK's per-request handler, given the parsed body and the auth info. */
-export function createModernLeg(handler: McpHttpHandler, bridge: WebBridge): LegHandler {
-  return (req, res, body) =>
-    bridge(req, res, (request) => handler.fetch(request, { authInfo: req.auth, parsedBody: body }));
+/**
+ * The 2026-07-28 leg: the SDK's per-request handler, given the parsed body and the auth info.
+ * A `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (the tool's
+ * `x-mcp-header` properties; `inputSchema` gives the listed input schema of a tool this caller
+ * may call, else undefined) is refused first: HTTP 400, JSON-RPC -32020.
+ */
+export function createModernLeg(
+  handler: McpHttpHandler,
+  bridge: WebBridge,
+  inputSchema: (tool: string, auth: AuthInfo | undefined) => unknown = () => undefined,
+): LegHandler {
+  return async (req, res, body) => {
+    const refusal = toolCallHeaderRefusal(body, req.headers, (tool) => inputSchema(tool, req.auth));
+    if (refusal) return sendHeaderMismatch(res, body, refusal);
+    return bridge(req, res, (request) => handler.fetch(request, { authInfo: req.auth, parsedBody: body }));
+  };
 }
 
 /**
