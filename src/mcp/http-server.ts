@@ -12,7 +12,8 @@ import { BaseMcpServer } from './mcp-server.js';
 import type { ServerInfo } from './server-info.js';
 import { ViewTools } from './view-tools.js';
 import { createModernLeg, eraRouter } from './http/era-router.js';
-import { authGuard, bodyErrors, corsGuard, hostOriginGuard, jsonBody } from './http/guards.js';
+import { authGuard, corsGuard, hostOriginGuard } from './http/guards.js';
+import { jsonBody } from './http/json-body.js';
 import { mountHealthRoutes, type ReadinessReport } from './http/health.js';
 import { createSessionfulLeg, createStatelessLeg } from './http/legacy-leg.js';
 import type { LegacySession } from './http/legacy-session.js';
@@ -219,13 +220,14 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#app.all(
       options.path,
       ...(options.cors ? [corsGuard(options.cors)] : []),
-      hostOriginGuard(options.allowedHosts, options.allowedOrigins),
+      ...(options.allowedHosts || options.allowedOrigins
+        ? [hostOriginGuard(options.allowedHosts, options.allowedOrigins)]
+        : []),
       ...(this.#raw.authenticate
         ? [authGuard(this.#raw.authenticate, options.authChallenge, options.resourceMetadataUrl, this.logger)]
         : []),
-      ...jsonBody(options.maxRequestBodyBytes),
+      jsonBody(options.maxRequestBodyBytes),
       eraRouter(legacy, createModernLeg(modern, bridge, paramSchemas), logError),
-      bodyErrors(options.maxRequestBodyBytes, this.logger),
     );
   }
 }

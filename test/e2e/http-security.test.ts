@@ -106,6 +106,36 @@ describe('HttpMcpServer security defaults', () => {
     expect((await listTools(url, other)).names?.sort()).toEqual(['echo', 'whoami']);
   });
 
+  it('refuses compressed, non-UTF-8, empty and streamed oversized bodies with JSON-RPC errors', async () => {
+    server = await startServer({ maxRequestBodyBytes: 1024 });
+    const { url } = server.address;
+    const gzip = await post(url, INITIALIZE, { 'Content-Encoding': 'gzip' });
+    expect(gzip.status).toBe(415);
+    const latin1 = await post(url, INITIALIZE, { 'Content-Type': 'application/json; charset=latin1' });
+    expect(latin1.status).toBe(415);
+    const utf8 = await post(url, INITIALIZE, { 'Content-Type': 'application/json; charset=UTF-8' });
+    expect(utf8.status).toBe(200);
+    await utf8.text();
+    const empty = await post(url, '');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: { code: -32700 } });
+    const chunk = new TextEncoder().encode(' '.repeat(512));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 4; i += 1) controller.enqueue(chunk); // 2 KiB, no Content-Length
+        controller.close();
+      },
+    });
+    const streamed = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await openSession(url)).length).toBeGreaterThan(0);
+  });
+
   it('has CORS off by default', async () => {
     server = await startServer();
     const response = await post(server.address.url, INITIALIZE, { Origin: 'http://localhost:5173' });

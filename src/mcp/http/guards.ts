@@ -1,14 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import {
   bearerAuthChallengeResponse,
-  isJsonContentType,
   OAuthError,
   validateHostHeader,
   validateOriginHeader,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import cors, { type CorsOptions } from 'cors';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { AuthenticationError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { AuthenticateHook } from './options.js';
@@ -115,57 +114,5 @@ export function authGuard(
     sendRpcError(res, refusal.status, HttpRpcError.SERVER_ERROR, refusal.message, {
       'WWW-Authenticate': refusal.challenge ?? defaultChallenge,
     });
-  };
-}
-
-/**
- * Parses a JSON body once (express.json, up to `limit` bytes) into `req.body`; a POST
- * whose Content-Type is not `application/json` is refused with 415 before anything is read.
- */
-export function jsonBody(limit: number): RequestHandler[] {
-  const contentTypeGuard: RequestHandler = (req, res, next) => {
-    if (req.method === 'POST' && !isJsonContentType(req.headers['content-type'])) {
-      return sendRpcError(
-        res,
-        415,
-        HttpRpcError.SERVER_ERROR,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
-    next();
-  };
-  return [contentTypeGuard, express.json({ limit, strict: false, type: () => true })];
-}
-
-/**
- * Turns body-reading failures into JSON-RPC answers: 413 for an oversized body,
- * 400 `Parse error` (-32700) for malformed JSON, 415 for an unsupported charset or
- * encoding, 400 for an aborted upload. Other errors: logged, 500.
- */
-export function bodyErrors(limit: number, logger: Logger): ErrorRequestHandler {
-  return (error: { type?: string; status?: number; message?: string }, _req, res, _next) => {
-    switch (error.type) {
-      case 'entity.too.large':
-        return sendRpcError(
-          res,
-          413,
-          HttpRpcError.SERVER_ERROR,
-          `Payload Too Large: request body must not exceed ${limit} bytes`,
-          {
-            Connection: 'close',
-          },
-        );
-      case 'entity.parse.failed':
-        return sendRpcError(res, 400, HttpRpcError.PARSE_ERROR, 'Parse error: Invalid JSON');
-      case 'charset.unsupported':
-      case 'encoding.unsupported':
-        return sendRpcError(res, 415, HttpRpcError.SERVER_ERROR, `Unsupported Media Type: ${error.message ?? ''}`);
-      case 'request.aborted':
-      case 'request.size.invalid':
-        return sendRpcError(res, 400, HttpRpcError.SERVER_ERROR, `Bad Request: ${error.message ?? ''}`);
-      default:
-        logger.error({ err: error }, 'HTTP request failed');
-        return sendRpcError(res, 500, HttpRpcError.INTERNAL_ERROR, 'Internal server error');
-    }
   };
 }
