@@ -49,6 +49,8 @@ export interface BaseMcpServerOptions {
    * process the same key when several processes serve one endpoint.
    */
   requestStateKey?: Uint8Array | string;
+  /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
+  resourcePageSize?: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export abstract class BaseMcpServer {
       prompts: this.prompts,
       resources: this.resources,
       events: this.events,
+      pageSize: options.resourcePageSize,
       requestState: createRequestStateCodec<InputState>({
         key: options.requestStateKey ?? randomBytes(32),
         bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,

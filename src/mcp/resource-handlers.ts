@@ -1,10 +1,11 @@
-import type { Resource, Server, ServerContext } from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, type Resource, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../documents/document-store.js';
-import { DocumentNotFoundError } from '../errors.js';
+import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
 import type { RequestContext } from '../request-context.js';
 import { toResourceContents, type ResourceContents } from '../resources/resource-contents.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
+import { paginate } from './pagination.js';
 import { buildRequestContext } from './request-context-builder.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
@@ -13,6 +14,20 @@ export interface ResourceSources {
   readonly resources: ResourceRegistry;
   /** Reports a template `list()` that failed (its entries are left out of `resources/list`). */
   onError(error: unknown): void;
+  /** Entries per `resources/list` page (default 1000). */
+  readonly pageSize?: number;
+}
+
+/** Wire entries of the documents, rebuilt only when the store's list changes (it is cached there too). */
+const documentEntryCache = new WeakMap<readonly DocumentResource[], readonly Resource[]>();
+function documentEntries(documents: DocumentStore): readonly Resource[] {
+  const list = documents.list();
+  let entries = documentEntryCache.get(list);
+  if (!entries) {
+    entries = list.map(documentEntry);
+    documentEntryCache.set(list, entries);
+  }
+  return entries;
 }
 
 function documentEntry({ uri, name, title, description, mimeType, size }: DocumentResource): Resource {
@@ -69,7 +84,7 @@ export async function readResource(
  * Installs `resources/list`, `resources/templates/list` and `resources/read` on a view
  * (MCP "Resources"), reading the shared document store and resource registry on every
  * request. Lists: documents, then fixed resources, then what templates `list()`, each in
- * registration order. Reads are lazy: a file is read (and converted) and a resource's `read()`
+ * registration order, in pages of `pageSize` entries with an opaque `nextCursor`. Reads are lazy: a file is read (and converted) and a resource's `read()`
  * runs when a client asks.
  *
  * Errors: an unknown URI or a vanished file -> "Resource not found" (the SDK sends it as
@@ -79,13 +94,15 @@ export async function readResource(
 export function installResourceHandlers(server: Server, sources: ResourceSources): void {
   const contextOf = (ctx: ServerContext) => buildRequestContext(server, ctx);
 
-  server.setRequestHandler('resources/list', async (_request, ctx) => ({
-    resources: [
-      ...sources.documents.list().map(documentEntry),
+  server.setRequestHandler('resources/list', async (request, ctx) => {
+    const all = [
+      ...documentEntries(sources.documents),
       ...sources.resources.list(),
       ...(await templateEntries(sources, contextOf(ctx))),
-    ],
-  }));
+    ];
+    const { page, nextCursor } = paginate(all, request.params?.cursor, sources.pageSize);
+    return { resources: page, ...(nextCursor !== undefined && { nextCursor }) };
+  });
 
   server.setRequestHandler('resources/templates/list', () => ({
     resourceTemplates: [...sources.resources.listTemplates()],
@@ -96,6 +113,10 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
     try {
       return { contents: await readResource(sources, uri, () => contextOf(ctx)) };
     } catch (error) {
+      // A file that now resolves outside its folder is reported as missing: where it points stays private.
+      if (error instanceof InvalidPathError && error.code === 'PATH_OUTSIDE_ROOT') {
+        throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+      }
       throw toProtocolError(error, `Reading ${uri}`);
     }
   });

@@ -26,6 +26,8 @@ export interface ViewModel {
   readonly events: ServerEvents;
   /** Seals the 2026-07-28 multi-round-trip `requestState` (HMAC). */
   readonly requestState: RequestStateCodec<InputState>;
+  /** Entries per `resources/list` page (default 1000). */
+  readonly pageSize?: number;
   /** Server instructions followed by every tool package's instructions, or undefined. */
   instructions(): string | undefined;
   onError(error: unknown): void;
