@@ -39,7 +39,7 @@ async function measure(system, { warmup, calls }) {
 }
 
 export async function run({ quick, rounds, log }) {
-  const sizes = quick ? { warmup: 1_500, calls: 3_000 } : { warmup: 2_000, calls: 6_000 };
+  const sizes = quick ? { warmup: 1_000, calls: 2_000 } : { warmup: 2_000, calls: 6_000 };
   const results = {};
   for (let round = 0; round < rounds; round += 1) {
     for (const system of rotate(SYSTEMS, round)) {

@@ -10,14 +10,14 @@ const SYSTEMS = ['ours', 'raw-v2', 'raw-v1', 'fastmcp'];
 const CONCURRENCY = 8;
 const IDLE_TIMEOUT_MS = 3_000;
 /** Sessions opened per run, by tool count (fewer for big inventories: the references rebuild them per session). */
-const SESSIONS = { 1: 500, 100: 300, 1000: 100 };
+const SESSIONS = { 1: 500, 100: 200, 1000: 60 };
 /**
  * fastmcp answers each initialize only after polling up to 1 s for the client's
  * capabilities (FastMCPSession.connect), so it opens ~8 sessions/s at this concurrency:
  * it gets fewer sessions to keep the run bounded (the per-session figures stay comparable).
  */
 const sessionsFor = (system, tools, quick) =>
-  Math.min(system === 'fastmcp' ? 60 : Infinity, quick ? Math.ceil(SESSIONS[tools] * 0.6) : SESSIONS[tools]);
+  Math.min(system === 'fastmcp' ? 60 : Infinity, quick ? Math.ceil(SESSIONS[tools] * 0.5) : SESSIONS[tools]);
 
 async function openMany(driver, count, concurrency = CONCURRENCY) {
   const ids = [];
@@ -29,7 +29,7 @@ async function measure(system, tools, sessions) {
   const child = await startChild(system, 'http', { tools, idleTimeoutMs: 600_000 }, { hardTimeoutMs: 180_000 });
   const driver = new HttpDriver(child.port, CONCURRENCY);
   try {
-    await openMany(driver, system === 'fastmcp' ? 8 : 20); // warm up code paths and connections
+    await openMany(driver, system === 'fastmcp' || tools > 1 ? 8 : 20); // warm up code paths and connections
     const before = await child.call('heap');
     const t0 = performance.now();
     await openMany(driver, sessions);

@@ -114,6 +114,7 @@ export async function run({ quick, rounds, log }) {
           'session ms',
           'tools/list ms',
           'list vs raw v2',
+          'server CPU ms / list',
           'tools/call ms',
           '2026 tools/list ms',
           '2026 tools/call ms',
