@@ -145,6 +145,25 @@ describe('HttpMcpServer legacy sessions', () => {
     await reader.cancel();
   });
 
+  it('an initialize that fails on the server side answers 500 and gives its slot back', async () => {
+    let calls = 0;
+    server = await startServer({
+      maxSessions: 1,
+      sessionTools: () => {
+        calls += 1;
+        if (calls === 1) throw new Error('per-session setup failed');
+        return [];
+      },
+    });
+    const { url } = server.address;
+    const failed = await post(url, INITIALIZE);
+    expect(failed.status).toBe(500);
+    expect(await failed.json()).toMatchObject({ error: { code: -32603 } });
+    expect(server.sessionCount).toBe(0);
+    await openSession(url); // the slot was released: the cap of 1 is not used up
+    expect(server.sessionCount).toBe(1);
+  });
+
   it('a tool sees the session id of the legacy session that called it', async () => {
     server = await startServer();
     const { url } = server.address;

@@ -56,22 +56,24 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
       );
     }
     let reserved = true;
-    const clientId = req.auth?.clientId;
-    const session = new LegacySession(options.createView(req.auth), sessions, options.transport, (id) => {
-      reserved = false;
-      sessions.add(id, session, clientId);
-      sessions.begin(id);
-      res.once('close', () => sessions.end(id));
-    });
+    let session: LegacySession | undefined;
     try {
-      await session.connect(sessions);
+      const clientId = req.auth?.clientId;
+      const opened = new LegacySession(options.createView(req.auth), sessions, options.transport, (id) => {
+        reserved = false;
+        sessions.add(id, opened, clientId);
+        sessions.begin(id);
+        res.once('close', () => sessions.end(id));
+      });
+      session = opened;
+      await opened.connect(sessions);
       await bridge(req, res, (request) =>
-        session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }),
+        opened.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body }),
       );
     } finally {
       if (reserved) {
-        sessions.release();
-        session.close().catch(options.onError);
+        sessions.release(); // initialize failed or was refused: no session came to be
+        session?.close().catch(options.onError);
       }
     }
   };
