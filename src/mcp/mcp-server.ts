@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import {
   createRequestStateCodec,
   type AuthInfo,
@@ -19,6 +20,7 @@ import type { RegisteredResource, ResourceConfig } from '../resources/resource.j
 import type { ResourceContents } from '../resources/resource-contents.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
+import { folderTemplate } from './folder-template.js';
 import { LiveViews } from './live-views.js';
 import { localRequestContext } from './request-context-builder.js';
 import { readResource } from './resource-handlers.js';
@@ -82,6 +84,8 @@ export abstract class BaseMcpServer {
   readonly events: ServerEvents;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
+  /** Folder roots already exposed through a resource template. */
+  readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
@@ -179,12 +183,19 @@ export abstract class BaseMcpServer {
 
   /**
    * Registers every matching file under a folder (recursive) as a resource named by
-   * its path relative to the folder. No match registers nothing.
+   * its path relative to the folder. No match registers nothing. The folder is also exposed
+   * as a resource template `file:///<root>/{+path}` whose `path` completes to its documents.
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
     const documents = this.documents.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
+    const root =
+      documents[0]?.root ?? realpathSync(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path);
+    if (!this.#folderTemplates.has(root)) {
+      this.#folderTemplates.add(root);
+      this.resources.registerTemplate(folderTemplate(root, this.documents));
+    }
     return documents;
   }
 

@@ -130,9 +130,11 @@ export function runPromptsResourcesSuite(target: ContractTarget): void {
         'notes://inbox/ideas',
         'notes://archive/old',
       ]);
-      expect(await client.resourceTemplates()).toEqual([
-        { uriTemplate: NOTES_TEMPLATE, name: 'notes', mimeType: 'text/markdown' },
-      ]);
+      // The docs folder's own template (file:///<folder>/{+path}) comes first: registered with the folder.
+      const templates = await client.resourceTemplates();
+      expect(templates).toHaveLength(2);
+      expect(templates[0]?.uriTemplate).toMatch(/^file:\/\/.*\/\{\+path\}$/);
+      expect(templates[1]).toEqual({ uriTemplate: NOTES_TEMPLATE, name: 'notes', mimeType: 'text/markdown' });
       expect(await readText(client, 'memo://status')).toBe('all systems go');
       const note = await client.readResource('notes://inbox/todo');
       expect(note.contents).toEqual([

@@ -1,0 +1,45 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryServer } from '../support/in-memory.js';
+
+let dir: string;
+let server: InMemoryServer;
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'folder-tpl-')));
+  mkdirSync(path.join(dir, 'guides'));
+  writeFileSync(path.join(dir, 'guides', 'Setup.md'), '# Setup');
+  writeFileSync(path.join(dir, 'guides', 'usage.md'), '# Usage');
+  writeFileSync(path.join(dir, 'notes.txt'), 'notes');
+});
+afterEach(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(['legacy', 'modern'] as const)('folder resource template on the %s era', (era) => {
+  it('lists a template per folder, completes paths, reads documents and nothing else', async () => {
+    server = new InMemoryServer();
+    server.registerFolder(dir);
+    server.registerFolder(dir); // once per folder, however often it is registered
+    const client = await server.connect(era);
+    const base = pathToFileURL(dir).href;
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([`${base}/{+path}`]);
+
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: `${base}/{+path}` },
+      argument: { name: 'path', value: 'guides/s' },
+    });
+    expect(completion.completion.values).toEqual(['guides/Setup.md']);
+
+    const read = await client.readResource({ uri: `${base}/guides/usage.md` });
+    expect(read.contents[0]).toMatchObject({ text: '# Usage' });
+    await expect(client.readResource({ uri: `${base}/../etc/passwd` })).rejects.toThrow(/not found/i);
+    await expect(client.readResource({ uri: `${base}/unregistered.bin` })).rejects.toThrow(
+      /not a document of the folder/,
+    );
+  });
+});
