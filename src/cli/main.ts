@@ -22,6 +22,7 @@ interface ServeFlags {
   host?: string;
   ext?: string;
   quiet?: boolean;
+  watch?: boolean;
 }
 
 function parsePort(value: string): number {
@@ -43,6 +44,7 @@ program
     '127.0.0.1',
   )
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
+  .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
   .option('-q, --quiet', 'do not print the startup banner')
   .action(async (folder: string | undefined, opts: ServeFlags) => {
     if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
@@ -51,7 +53,7 @@ program
       ?.split(',')
       .map((ext) => ext.trim())
       .filter(Boolean);
-    const common = { folder: target, extensions, quiet: opts.quiet };
+    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
       : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);

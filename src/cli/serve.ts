@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { DocumentStore } from '../documents/document-store.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server-info.js';
@@ -11,6 +12,8 @@ export interface ServeOptions {
   folder: string;
   extensions?: string[];
   quiet?: boolean;
+  /** Watch the folder so changes on disk reach clients (`list_changed`, `resources/updated`). Default true. */
+  watch?: boolean;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -18,6 +21,11 @@ export interface ServeHttpOptions extends ServeOptions {
   host?: string;
   /** TCP port; 0 picks a free one. */
   port?: number;
+}
+
+/** The CLI watches its folder unless told not to (`--no-watch`). */
+function documentStore(options: ServeOptions): DocumentStore {
+  return new DocumentStore({ watch: options.watch !== false });
 }
 
 /** The CLI's default folder: the package's own `docs/`. */
@@ -55,7 +63,7 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
-  const server = new StdioMcpServer(serverInfo(options, version));
+  const server = new StdioMcpServer(serverInfo(options, version), { documents: documentStore(options) });
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'stdio' }, options.quiet);
@@ -70,7 +78,11 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * @throws Error with code `EADDRINUSE` when the port is taken.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
-  const server = new HttpMcpServer(serverInfo(options, version), { host: options.host, port: options.port });
+  const server = new HttpMcpServer(serverInfo(options, version), {
+    host: options.host,
+    port: options.port,
+    documents: documentStore(options),
+  });
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);

@@ -49,6 +49,28 @@ describe.each<ClientKind>(['v1', 'v2-modern'])('the real CLI `serve --stdio` wit
   });
 });
 
+describe.each<ClientKind>(['v1', 'v2-modern'])('the CLI watches its folder (%s client)', (kind) => {
+  it('a file added on disk is listed and the client is told', async () => {
+    const live = mkdtempSync(path.join(os.tmpdir(), 'cli-watch-'));
+    writeFileSync(path.join(live, 'first.md'), '# first');
+    const params = {
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--quiet', live],
+      stderr: 'pipe' as const,
+    };
+    const client = await connectClient(kind, kind === 'v1' ? new StdioV1(params) : new StdioV2(params));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // let the watcher finish its first scan
+      writeFileSync(path.join(live, 'second.md'), '# second');
+      await client.resourcesChanged.waitFor(1, 10_000);
+      expect((await client.resources()).map((r) => r.name).sort()).toEqual(['first.md', 'second.md']);
+    } finally {
+      await client.close();
+      rmSync(live, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('stdio purity and shutdown', () => {
   it('writes only JSON-RPC to stdout, logs to stderr, and exits when stdin closes', async () => {
     const child = spawn(process.execPath, [CLI, 'serve', '--stdio', folder], { stdio: ['pipe', 'pipe', 'pipe'] });
