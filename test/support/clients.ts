@@ -76,6 +76,41 @@ export interface TestClient {
   close(): Promise<void>;
 }
 
+/** The request methods the v1 and v2 SDK clients share, with the same names and shapes. */
+interface SdkClient {
+  listTools(): Promise<{ tools: Array<{ name: string }> }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  listResources(): Promise<{ resources: Array<{ uri: string; name: string; mimeType?: string }> }>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  listPrompts(): Promise<{ prompts: PromptInfo[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<unknown>;
+  complete(params: Record<string, unknown>): Promise<{ completion: Completion }>;
+  listResourceTemplates(): Promise<{ resourceTemplates: TemplateInfo[] }>;
+  subscribeResource(params: { uri: string }): Promise<unknown>;
+  unsubscribeResource(params: { uri: string }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The part of {@link TestClient} that both SDK clients serve the same way. */
+function sharedSurface(client: SdkClient) {
+  return {
+    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    callTool: async (name: string, args?: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args ?? {} })) as CallResult,
+    resources: async () => (await client.listResources()).resources,
+    readResource: async (uri: string) => (await client.readResource({ uri })) as never,
+    prompts: async () => (await client.listPrompts()).prompts,
+    getPrompt: async (name: string, args?: Record<string, string>) =>
+      (await client.getPrompt({ name, arguments: args })) as PromptResult,
+    complete: async (ref: CompletionRef, argument: { name: string; value: string }, context?: Record<string, string>) =>
+      (await client.complete({ ref, argument, ...(context && { context: { arguments: context } }) })).completion,
+    resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
+    subscribe: async (uri: string) => void (await client.subscribeResource({ uri })),
+    unsubscribe: async (uri: string) => void (await client.unsubscribeResource({ uri })),
+    close: () => client.close(),
+  };
+}
+
 /** Anything the SDKs accept as a client transport. */
 type AnyTransport = Parameters<ClientV1['connect']>[0];
 
@@ -102,22 +137,7 @@ export async function connectClient(kind: ClientKind, transport: unknown): Promi
     client.setNotificationHandler(PromptListChangedNotificationSchema, async () => promptsChanged.bump());
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (note) => onUpdated(note.params.uri));
     await client.connect(transport as AnyTransport);
-    return {
-      kind,
-      ...counters,
-      toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-      callTool: async (name, args) => (await client.callTool({ name, arguments: args ?? {} })) as CallResult,
-      resources: async () => (await client.listResources()).resources,
-      readResource: async (uri) => (await client.readResource({ uri })) as never,
-      prompts: async () => (await client.listPrompts()).prompts,
-      getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })) as PromptResult,
-      complete: async (ref, argument, context) =>
-        (await client.complete({ ref, argument, ...(context && { context: { arguments: context } }) })).completion,
-      resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
-      subscribe: async (uri) => void (await client.subscribeResource({ uri })),
-      unsubscribe: async (uri) => void (await client.unsubscribeResource({ uri })),
-      close: () => client.close(),
-    };
+    return { kind, ...counters, ...sharedSurface(client as unknown as SdkClient) };
   }
   const client = new ClientV2(info, {
     versionNegotiation: { mode: kind === 'v2-modern' ? { pin: '2026-07-28' } : 'legacy' },
@@ -133,24 +153,15 @@ export async function connectClient(kind: ClientKind, transport: unknown): Promi
   return {
     kind,
     ...counters,
-    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    callTool: async (name, args) => (await client.callTool({ name, arguments: args ?? {} })) as CallResult,
-    resources: async () => (await client.listResources()).resources,
-    readResource: async (uri) => (await client.readResource({ uri })) as never,
-    prompts: async () => (await client.listPrompts()).prompts,
-    getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })) as PromptResult,
-    complete: async (ref, argument, context) =>
-      (await client.complete({ ref, argument, ...(context && { context: { arguments: context } }) })).completion,
-    resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
-    subscribe: async (uri) => {
+    ...sharedSurface(client as unknown as SdkClient),
+    subscribe: async (uri: string) => {
       if (!modern) return void (await client.subscribeResource({ uri }));
       listens.set(uri, await client.listen({ resourceSubscriptions: [uri] }));
     },
-    unsubscribe: async (uri) => {
+    unsubscribe: async (uri: string) => {
       if (!modern) return void (await client.unsubscribeResource({ uri }));
       await listens.get(uri)?.close();
       listens.delete(uri);
     },
-    close: () => client.close(),
   };
 }
