@@ -7,6 +7,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ToolCallAbortedError } from '../errors.js';
+import { CallAbort } from './call-abort.js';
 import type { Tool } from '../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../registry/tool-result.js';
 import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
@@ -20,11 +21,6 @@ export interface ToolCallDeps {
   tools: ViewTools;
   events: ServerEvents;
   requestState: RequestStateCodec<InputState>;
-}
-
-/** Aborts `controller` with a reason saying why; the first reason wins. */
-function abortWith(controller: AbortController, reason: ToolCallAbortedError): void {
-  if (!controller.signal.aborted) controller.abort(reason);
 }
 
 /**
@@ -48,18 +44,13 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
   const parsed = await compiled.input.validate(args);
   if (!parsed.ok) return invalidArgumentsResult(name, parsed.issues);
 
-  const controller = new AbortController();
-  const onUpstreamAbort = () =>
-    abortWith(
-      controller,
-      deps.server.transport
-        ? new ToolCallAbortedError('cancelled', `The client cancelled the call to "${name}".`)
-        : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),
-    );
-  ctx.mcpReq.signal.addEventListener('abort', onUpstreamAbort, { once: true });
-  if (ctx.mcpReq.signal.aborted) onUpstreamAbort();
+  const abort = new CallAbort(ctx.mcpReq.signal, () =>
+    deps.server.transport
+      ? new ToolCallAbortedError('cancelled', `The client cancelled the call to "${name}".`)
+      : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),
+  );
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
-  const context = buildToolContext(deps.server, ctx, controller.signal, rounds);
+  const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
 
   const started = performance.now();
   const base = { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId };
@@ -67,7 +58,12 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
   let thrown: unknown;
   let result: CallToolResult;
   try {
-    result = toCallToolResult(await runWithTimeout(tool, parsed.value, context, controller));
+    const returned = await abort.run(
+      () => tool.execute(parsed.value as never, context),
+      tool.timeoutMs,
+      () => new ToolCallAbortedError('timeout', `Tool "${name}" timed out after ${tool.timeoutMs} ms.`),
+    );
+    result = toCallToolResult(returned);
     result = await checkOutput(tool, result);
   } catch (error) {
     const finish = (extra: { isError: boolean; inputRequired?: true; error?: unknown }) =>
@@ -86,7 +82,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     thrown = error;
     result = errorToCallToolResult(name, error);
   } finally {
-    ctx.mcpReq.signal.removeEventListener('abort', onUpstreamAbort);
+    abort.dispose();
   }
   deps.events.safeEmit('toolCallFinished', {
     ...base,
@@ -95,36 +91,6 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     ...(thrown !== undefined && { error: thrown }),
   });
   return deps.server.projectCallToolResult(result, compiled.output?.json);
-}
-
-/** Runs `execute`, racing it against the tool's `timeoutMs` and the abort signal. */
-async function runWithTimeout(
-  tool: Tool<never>,
-  args: unknown,
-  context: ReturnType<typeof buildToolContext>,
-  controller: AbortController,
-) {
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = () => reject(controller.signal.reason);
-    controller.signal.addEventListener('abort', fail, { once: true });
-  });
-  aborted.catch(() => {}); // observed below; avoid an unhandled rejection when execute wins
-  const timer =
-    tool.timeoutMs === undefined
-      ? undefined
-      : setTimeout(
-          () =>
-            abortWith(
-              controller,
-              new ToolCallAbortedError('timeout', `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms.`),
-            ),
-          tool.timeoutMs,
-        );
-  try {
-    return await Promise.race([Promise.resolve(tool.execute(args as never, context)), aborted]);
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
 }
 
 /** With an output schema, `structuredContent` must be present and valid (else a tool error). */
