@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ListedTool, Tool } from '../registry/tool.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { markSerializedOnce } from './serialized-once.js';
 
 /**
  * The tools one view offers: the shared registry plus this view's own per-session
@@ -25,7 +26,10 @@ export class ViewTools {
   /** `tools/list` entries visible to a caller with `auth`. */
   list(auth: AuthInfo | undefined): readonly ListedTool[] {
     const shared = this.registry.listEnabled();
-    if (this.#own.size === 0 && !this.registry.hasAccessRules()) return shared;
+    if (this.#own.size === 0 && !this.registry.hasAccessRules()) {
+      markSerializedOnce(shared); // the same array for every caller until the next change
+      return shared;
+    }
     const visible = shared.filter((listed) => this.#allowed(this.registry.get(listed.name), auth));
     for (const tool of this.#own.values()) {
       if (!this.registry.isDisabled(tool.name) && this.#allowed(tool, auth)) visible.push(tool.compiled().listed);

@@ -7,6 +7,7 @@ import {
   type Server,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { useCachedSseWriter } from './cached-sse-writer.js';
 import type { Closable, SessionMap } from './session-map.js';
 
 /** Transport settings shared by every legacy session. */
@@ -63,6 +64,7 @@ export class LegacySession implements Closable {
       eventStore: settings.eventStore,
       maxRequestBodySize: settings.maxRequestBodyBytes,
     });
+    useCachedSseWriter(transport);
     if (!settings.eventStore) {
       const send = transport.send.bind(transport);
       transport.send = (message, options) =>

@@ -1,0 +1,75 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { useCachedSseWriter } from '../../src/mcp/http/cached-sse-writer.js';
+import { markSerializedOnce, serializedOnce } from '../../src/mcp/serialized-once.js';
+
+type Writer = (
+  controller: unknown,
+  encoder: { encode(input: string): Uint8Array },
+  message: unknown,
+  eventId?: string,
+) => boolean;
+
+/** The bytes a transport's SSE writer produces for `message`. */
+function frame(transport: WebStandardStreamableHTTPServerTransport, message: unknown, eventId?: string): string {
+  const chunks: Uint8Array[] = [];
+  const controller = { enqueue: (chunk: Uint8Array) => chunks.push(chunk) };
+  const write = (transport as unknown as { writeSSEEvent: Writer }).writeSSEEvent;
+  expect(write.call(transport, controller, new TextEncoder(), message, eventId)).toBe(true);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const tools = Object.freeze([
+  Object.freeze({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }),
+  Object.freeze({ name: 'ünïcode ✓', description: 'quotes " and \\ and \n newlines', inputSchema: { type: 'object' } }),
+]);
+markSerializedOnce(tools);
+
+describe('cached SSE writer (serialized-once tools/list)', () => {
+  const messages: Array<[string, unknown, string?]> = [
+    ['a marked tools/list result', { result: { tools }, jsonrpc: '2.0', id: 7 }],
+    ['the same with an event id', { result: { tools }, jsonrpc: '2.0', id: 'req-1' }, 'stream_1_42'],
+    [
+      'a marked result with other keys around it',
+      { result: { _meta: { a: 1 }, tools, nextCursor: 'c' }, jsonrpc: '2.0', id: 8 },
+    ],
+    ['an unmarked list', { result: { tools: [...tools] }, jsonrpc: '2.0', id: 9 }],
+    ['a notification', { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }],
+    ['an error', { jsonrpc: '2.0', id: 10, error: { code: -32602, message: 'nope' } }],
+  ];
+
+  it.each(messages)('writes %s byte for byte as the SDK does', (_label, message, eventId) => {
+    const sdk = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const ours = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    useCachedSseWriter(ours);
+    expect(frame(ours, message, eventId)).toBe(frame(sdk, message, eventId));
+  });
+
+  it('writes a marked list from its cached JSON: the list is not serialized again', () => {
+    let reads = 0;
+    const counted = Object.freeze([
+      Object.freeze({
+        get name() {
+          reads += 1;
+          return 'counted';
+        },
+      }),
+    ]);
+    markSerializedOnce(counted);
+    const ours = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    useCachedSseWriter(ours);
+    const first = frame(ours, { result: { tools: counted }, jsonrpc: '2.0', id: 1 });
+    const second = frame(ours, { result: { tools: counted }, jsonrpc: '2.0', id: 2 });
+    expect(reads).toBe(1);
+    expect(first).toBe('event: message\ndata: {"result":{"tools":[{"name":"counted"}]},"jsonrpc":"2.0","id":1}\n\n');
+    expect(second).toContain('"id":2}');
+  });
+
+  it('serializes a marked array once; unfrozen or unmarked values are never cached', () => {
+    expect(serializedOnce(tools)).toBe(serializedOnce(tools));
+    const loose = [{ name: 'x' }];
+    markSerializedOnce(loose);
+    expect(serializedOnce(loose)).toBeUndefined();
+    expect(serializedOnce(Object.freeze([1]))).toBeUndefined();
+  });
+});
