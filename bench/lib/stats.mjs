@@ -9,7 +9,13 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
 }
 
-export const median = (values) => percentile(values, 50);
+/** The median (the mean of the two middle values for an even count). */
+export function median(values) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 
 /** Formats a number with `digits` decimals ('n/a' for missing values). */
 export function num(value, digits = 1) {
