@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 /**
  * Prompts tour: every feature of docs/prompts.md in one runnable server.
- * Run: npm run build && node --experimental-strip-types examples/prompts.ts
+ * Run: npm run build:examples && node .tmp/examples/examples/prompts.js
  * (or compile with tsc); talk to it over stdio with any MCP client.
  */
 import { completable } from '@modelcontextprotocol/server';

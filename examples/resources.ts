@@ -1,6 +1,6 @@
 /**
  * Resources tour: every feature of docs/resources.md in one runnable server.
- * Run: npm run build && node --experimental-strip-types examples/resources.ts
+ * Run: npm run build:examples && node .tmp/examples/examples/resources.js
  * (or compile with tsc); talk to it over stdio with any MCP client.
  */
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';

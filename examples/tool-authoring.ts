@@ -1,6 +1,6 @@
 /**
  * Tool authoring tour: every feature of docs/tools.md in one runnable server.
- * Run: npm run build && node --experimental-strip-types examples/tool-authoring.ts
+ * Run: npm run build:examples && node .tmp/examples/examples/tool-authoring.js
  * (or compile with tsc); talk to it over stdio with any MCP client.
  */
 import { z } from 'zod';

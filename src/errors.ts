@@ -143,8 +143,8 @@ export class InvalidPathError extends ToolkitError {
 
 /**
  * Thrown on `resources/read` when a URI names no registered resource, or the file
- * behind it has vanished (code `RESOURCE_NOT_FOUND`). Sent to clients as JSON-RPC
- * error -32002 (MCP "Resource not found").
+ * behind it has vanished (code `RESOURCE_NOT_FOUND`). Sent to clients as the MCP
+ * "Resource not found" JSON-RPC error (-32602, as the SDK answers it on every revision).
  */
 export class DocumentNotFoundError extends ToolkitError {
   constructor(

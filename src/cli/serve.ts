@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { DocumentStore } from '../documents/document-store.js';
+import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server-info.js';
@@ -63,7 +64,10 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
-  const server = new StdioMcpServer(serverInfo(options, version), { documents: documentStore(options) });
+  const server = new StdioMcpServer(serverInfo(options, version), {
+    documents: documentStore(options),
+    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+  });
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'stdio' }, options.quiet);
@@ -82,7 +86,16 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     host: options.host,
     port: options.port,
     documents: documentStore(options),
+    ...(options.quiet && { logger: createDefaultLogger('warn') }),
   });
+  const host = options.host ?? '127.0.0.1';
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    process.stderr.write(
+      `mcp-toolkit: warning: binding ${host} exposes the documents to the network, without Host/Origin ` +
+        'checks or authentication. Put it behind a proxy that authenticates, or use the library with ' +
+        '`allowedHosts` and `authenticate` (docs/http-server.md).\n',
+    );
+  }
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);

@@ -9,6 +9,8 @@ import type { DocumentResource } from './document-types.js';
 import { makeSnippet } from './snippet.js';
 import { splitPages } from './text-pages.js';
 
+/** Longest query term that gets prefix and typo matching, in characters. */
+const MAX_FUZZY_TERM = 32;
 /** Default and maximum number of results of one search. */
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
@@ -105,8 +107,11 @@ export class DocumentSearchIndex {
     storeFields: ['uri', 'page'],
     searchOptions: {
       boost: { name: 2 },
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      prefix: (term) => term.length >= 3 && term.length <= MAX_FUZZY_TERM,
+      // Typo tolerance is bounded: at most 2 edits, and none for very long terms, whose fuzzy
+      // matching would cost memory and time growing with the square of their length.
+      fuzzy: (term) =>
+        term.length >= 5 && term.length <= MAX_FUZZY_TERM ? Math.min(2, Math.round(term.length * 0.2)) : false,
       combineWith: 'OR',
     },
   });

@@ -5,7 +5,7 @@ import { DocumentNotFoundError, ToolkitError, UserError } from '../errors.js';
  * Maps an error thrown by app code behind `prompts/get`, `resources/read` or
  * `completion/complete` onto the JSON-RPC error sent to the client:
  * - a `ProtocolError` passes through unchanged,
- * - `DocumentNotFoundError` -> "Resource not found" (-32002; -32602 on 2026-07-28, per that revision),
+ * - `DocumentNotFoundError` -> "Resource not found" (the SDK sends -32602 on every revision),
  * - `UserError` -> -32602 with its message verbatim (meant for the caller),
  * - another `ToolkitError` (e.g. `DocumentReadError`) -> -32603 with its message verbatim,
  * - anything else -> -32603 `<what> failed: <message>`.

@@ -149,7 +149,7 @@ export class HttpMcpServer extends BaseMcpServer {
     this.logger.info({ url: this.#address.url }, 'MCP HTTP server listening');
   }
 
-  protected override async onStop(): Promise<void> {
+  protected override async closeTransport(): Promise<void> {
     this.#phase = 'stopped';
     this.#sessions.stopSweeper();
     this.#removeSink?.();

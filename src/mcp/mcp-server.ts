@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
+import { ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -284,14 +285,21 @@ export abstract class BaseMcpServer {
   abstract start(): Promise<void>;
 
   /**
-   * Runs {@link onStop}, then closes every view and the document store. Idempotent.
-   * After it resolves no socket, timer or watcher of the server keeps the process alive.
+   * Runs {@link onStop} (the app's hook), then closes the transport (sessions, sockets,
+   * stdin), every view and the document store. Idempotent. After it resolves no socket,
+   * timer or watcher of the server keeps the process alive. An `onStop()` that throws does
+   * not prevent the rest; its error is logged.
    */
   async stop(): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return;
     this.#state = 'stopping';
     try {
       await this.onStop();
+    } catch (error) {
+      this.logger.error({ err: error }, 'onStop() failed; stopping anyway');
+    }
+    try {
+      await this.closeTransport();
     } finally {
       await this.views.closeAll();
       await this.documents.close();
@@ -305,14 +313,34 @@ export abstract class BaseMcpServer {
     return this.#state === 'started';
   }
 
+  /**
+   * Subclasses call this first in `start()`.
+   * @throws ServerStateError when the server was already started or stopped.
+   */
+  protected assertStartable(className: string): void {
+    if (this.#state !== 'new') {
+      throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
+    }
+  }
+
   /** Subclasses call this at the end of a successful `start()`. */
   protected markStarted(): void {
     this.#state = 'started';
     this.events.safeEmit('started');
   }
 
-  /** Lifecycle hook run first by {@link stop}; override to close transport resources. */
+  /**
+   * Lifecycle hook run first by {@link stop}, while clients are still connected: override it
+   * to release the app's own resources. The default does nothing; an override need not call
+   * `super.onStop()`: the transport is closed afterwards by {@link closeTransport}.
+   */
   protected async onStop(): Promise<void> {}
+
+  /**
+   * Closes what the transport holds (HTTP listener and sessions, stdio streams); run by
+   * {@link stop} right after {@link onStop}. Implemented by `StdioMcpServer` / `HttpMcpServer`.
+   */
+  protected async closeTransport(): Promise<void> {}
 
   /**
    * Creates a brand-new SDK server (a view) with every registered tool and document,

@@ -20,8 +20,9 @@ export interface StdioMcpServerOptions extends BaseMcpServerOptions {
  * `subscriptions/listen` streams). Built on the SDK's `serveStdio`, which pins the era
  * from the first message and asks this server for one view per connection.
  *
- * Only JSON-RPC is written to stdout. When stdin closes the server stops itself
- * (running `onStop()`, closing views and watchers), so the process can exit.
+ * Only JSON-RPC is written to stdout. When stdin closes (or the connection fails, e.g. a
+ * message over the SDK's 10 MiB line limit) the server stops itself (running `onStop()`,
+ * closing views and watchers), so the process can exit.
  */
 export class StdioMcpServer extends BaseMcpServer {
   readonly #stdin: Readable;
@@ -41,33 +42,36 @@ export class StdioMcpServer extends BaseMcpServer {
    * @throws ServerStateError when called twice or after `stop()`.
    */
   async start(): Promise<void> {
+    this.assertStartable('StdioMcpServer');
     if (this.#handle) throw new ServerStateError('StdioMcpServer.start() was already called.');
-    const transport = new StdioServerTransport(this.#stdin, this.#stdout);
+    let lastError: Error | undefined;
+    const transport = new ClosingStdioTransport(this.#stdin, this.#stdout, () => {
+      // The connection ended: stdin closed, or the SDK gave up on it (e.g. a line over its
+      // 10 MiB buffer). Either way this server is done; stop so the process can exit.
+      if (lastError) this.logger.warn({ err: lastError }, 'stdio connection closed after an error');
+      this.#endSession('closed');
+      void this.stop();
+    });
     this.#handle = serveStdio((context) => this.createFreshMcpServer(context), {
       transport,
       onerror: (error) => {
-        if (!answerInvalidMessage(transport, error)) this.logger.debug({ err: error }, 'stdio connection event');
+        if (answerInvalidMessage(transport, error)) return;
+        lastError = error;
+        this.logger.debug({ err: error }, 'stdio connection event');
       },
     });
-    this.#closed = new Promise<void>((resolve) => {
-      const onEnd = () => {
-        this.#stdin.off('end', onEnd).off('close', onEnd);
-        this.#endSession('closed');
-        this.stop().finally(resolve);
-      };
-      this.#stdin.once('end', onEnd).once('close', onEnd);
-    });
+    this.#closed = new Promise<void>((resolve) => this.events.once('stopped', resolve));
     this.#sessionOpen = true;
     this.events.safeEmit('sessionCreated', { transport: 'stdio' });
     this.markStarted();
   }
 
-  /** Resolves once the connection has ended (stdin closed) and the server has stopped. */
+  /** Resolves once the server has stopped: the client closed stdin, the connection failed, or `stop()` ran. */
   waitUntilClosed(): Promise<void> {
     return this.#closed ?? Promise.resolve();
   }
 
-  protected override async onStop(): Promise<void> {
+  protected override async closeTransport(): Promise<void> {
     this.#endSession('shutdown');
     await this.#handle?.close();
   }
@@ -77,5 +81,25 @@ export class StdioMcpServer extends BaseMcpServer {
     if (!this.#sessionOpen) return;
     this.#sessionOpen = false;
     this.events.safeEmit('sessionClosed', { transport: 'stdio', reason });
+  }
+}
+
+/** The SDK's stdio transport, telling its owner once when it closes (stdin ended or the SDK closed it). */
+class ClosingStdioTransport extends StdioServerTransport {
+  #notified = false;
+
+  constructor(
+    stdin: Readable,
+    stdout: Writable,
+    private readonly onClosed: () => void,
+  ) {
+    super(stdin, stdout);
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    if (this.#notified) return;
+    this.#notified = true;
+    this.onClosed();
   }
 }

@@ -30,7 +30,18 @@ function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey 
   const path = (issue.path ?? []).map((segment) =>
     typeof segment === 'object' && segment !== null ? String(segment.key) : String(segment),
   );
-  return path.length > 0 ? `${path.join('.')}: ${issue.message}` : issue.message;
+  if (path.length > 0) return `${path.join('.')}: ${issue.message}`;
+  return fromAjvMessage(issue.message) ?? issue.message;
+}
+
+/** AJV (plain JSON Schema) says `data/a must be number`; render it as `a: must be number` like zod issues. */
+function fromAjvMessage(message: string): string | undefined {
+  const match = /^data((?:\/\S*)?) (.*)$/.exec(message);
+  if (!match) return undefined;
+  const pointer = (match[1] ?? '').split('/').filter(Boolean).join('.');
+  const required = /^must have required property '(.+)'$/.exec(match[2] ?? '');
+  if (required) return `${pointer ? `${pointer}.` : ''}${required[1]}: is required`;
+  return pointer ? `${pointer}: ${match[2]}` : match[2];
 }
 
 function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
-import { ToolkitError, UserError } from '../errors.js';
+import { InputUnavailableError, ToolCallAbortedError, ToolkitError, UserError } from '../errors.js';
 
 /**
  * What a tool's `execute()` may return:
@@ -34,8 +34,10 @@ export function toCallToolResult(value: ToolReturn): CallToolResult {
  */
 export function errorToCallToolResult(toolName: string, error: unknown): CallToolResult {
   let text: string;
-  if (error instanceof UserError) text = error.message;
-  else if (error instanceof ToolkitError) text = `Tool "${toolName}" failed: ${error.message}`;
+  // These messages are written for the caller and already name the tool or the need.
+  if (error instanceof UserError || error instanceof ToolCallAbortedError || error instanceof InputUnavailableError) {
+    text = error.message;
+  } else if (error instanceof ToolkitError) text = `Tool "${toolName}" failed: ${error.message}`;
   else if (error instanceof Error) text = `Tool "${toolName}" failed: ${error.message || error.name}`;
   else text = `Tool "${toolName}" failed: ${String(error)}`;
   return { content: [{ type: 'text', text }], isError: true };

@@ -15,7 +15,11 @@ export interface SearchDocumentsArgs {
 }
 
 const inputSchema = z.object({
-  query: z.string().min(1).describe('Words to look for (case-insensitive; documents matching more words rank higher)'),
+  query: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe('Words to look for (case-insensitive; documents matching more words rank higher)'),
   limit: z
     .number()
     .int()

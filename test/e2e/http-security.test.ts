@@ -72,6 +72,16 @@ describe('HttpMcpServer security defaults', () => {
     expect((await rawPost(url, { ...JSON_HEADERS, Host: `localhost:${port}` }, body)).status).toBe(403);
   });
 
+  it('allowedOrigins accepts hostnames and full origins alike', async () => {
+    server = await startServer({ allowedOrigins: ['https://app.example.com:8443', 'tools.example.org'] });
+    const { url, port } = server.address;
+    const body = JSON.stringify(INITIALIZE);
+    const post = (origin: string) => rawPost(url, { ...JSON_HEADERS, Host: `localhost:${port}`, Origin: origin }, body);
+    expect((await post('https://app.example.com')).status).toBe(200);
+    expect((await post('https://tools.example.org')).status).toBe(200);
+    expect((await post('https://evil.example')).status).toBe(403);
+  });
+
   it('answers a 5 MiB body with 413 and a JSON-RPC error; the server keeps serving', async () => {
     server = await startServer();
     const { url } = server.address;

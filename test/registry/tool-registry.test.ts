@@ -131,3 +131,20 @@ describe('Tool', () => {
     expect(await input.validate(undefined)).toEqual({ ok: true, value: {} });
   });
 });
+
+describe('argument errors name the field for both schema kinds', () => {
+  it('renders AJV messages like zod ones', async () => {
+    const json = defineTool({
+      name: 'j2',
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, nested: { type: 'object', properties: { b: { type: 'string' } } } },
+        required: ['a'],
+      },
+      execute: () => '',
+    }).compiled().input;
+    expect(await json.validate({ a: 'x' })).toEqual({ ok: false, issues: ['a: must be number'] });
+    expect(await json.validate({})).toEqual({ ok: false, issues: ['a: is required'] });
+    expect(await json.validate({ a: 1, nested: { b: 2 } })).toEqual({ ok: false, issues: ['nested.b: must be string'] });
+  });
+});

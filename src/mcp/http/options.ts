@@ -61,7 +61,11 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   dnsRebindingProtection?: boolean;
   /** Allowed `Host` hostnames, port-agnostic, IPv6 in brackets. Default `localhost`, `127.0.0.1`, `[::1]`. */
   allowedHosts?: string[];
-  /** Allowed `Origin` hostnames (no scheme/port), or `<scheme>://*`. Default the loopback names. Absent `Origin` passes. */
+  /**
+   * Allowed `Origin`s: hostnames (`app.example.com`) or full origins (`https://app.example.com`,
+   * compared by hostname, ports ignored), or `<scheme>://*`. Default the loopback names; giving
+   * a list replaces them (add `localhost` to keep local browser clients). Absent `Origin` passes.
+   */
   allowedOrigins?: string[];
   /**
    * CORS for browser clients, off by default. `true` allows any origin; an object is
@@ -139,6 +143,20 @@ function positive(name: string, value: number, allowZero: boolean): number {
 }
 
 /**
+ * `allowedOrigins` entries are hostnames (the SDK's check compares the Origin's hostname);
+ * a full origin such as `https://app.example.com:8443` is accepted too and reduced to its
+ * hostname. `<scheme>://*` wildcards pass through.
+ */
+function originHostname(entry: string): string {
+  if (!entry.includes('://') || entry.endsWith('://*')) return entry;
+  try {
+    return new URL(entry).hostname;
+  } catch {
+    return entry;
+  }
+}
+
+/**
  * Applies the documented defaults.
  * @throws RangeError on a negative or non-numeric size, timeout or port.
  */
@@ -164,7 +182,7 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     sessionLimitPolicy: options.sessionLimitPolicy ?? 'reject',
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false),
     allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
-    allowedOrigins: protect ? (options.allowedOrigins ?? localhostAllowedOrigins()) : undefined,
+    allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,
     cors,
     authChallenge:
       options.authChallenge ??
