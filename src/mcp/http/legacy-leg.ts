@@ -98,6 +98,9 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     const { session } = entry;
     await bridge(req, res, async (request) => {
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
+      // A cancelled request gets no response (MCP cancellation), so end its POST stream here:
+      // otherwise it stays open, with keepalives, and the session is never idle.
+      for (const requestId of cancelledRequestIds(body)) session.transport.closeSSEStream(requestId);
       if (req.method === 'GET' && response.status === 200) {
         session.streamOpened();
         res.once('close', () => session.streamClosed());
@@ -120,4 +123,21 @@ export function createStatelessLeg(
 ): LegHandler {
   const fallback = legacyStatelessFallback(factory, onError, { maxRequestBodySize: maxRequestBodyBytes });
   return (req, res, body) => bridge(req, res, (request) => fallback(request, { authInfo: req.auth, parsedBody: body }));
+}
+
+/** The request ids named by `notifications/cancelled` messages in a POST body (single or batch). */
+function cancelledRequestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: Array<string | number> = [];
+  for (const message of messages) {
+    if (
+      message &&
+      typeof message === 'object' &&
+      (message as { method?: unknown }).method === 'notifications/cancelled'
+    ) {
+      const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') ids.push(id);
+    }
+  }
+  return ids;
 }
