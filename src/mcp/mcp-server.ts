@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
-import { ServerStateError } from '../errors.js';
+import { DuplicateResourceError, ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -228,10 +228,11 @@ export abstract class BaseMcpServer {
    * Registers an in-memory or computed resource at a fixed URI (see `ResourceConfig`). It is
    * listed after the documents and read through its `read()` on every `resources/read`.
    * Allowed after `start()`: clients get one `notifications/resources/list_changed`.
-   * @throws DuplicateResourceError when the URI is taken.
+   * @throws DuplicateResourceError when the URI is taken (by a resource or a registered document).
    * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
    */
   registerResource(config: ResourceConfig): RegisteredResource {
+    if (this.documents.get(config.uri)) throw new DuplicateResourceError(config.uri);
     return this.resources.register(config);
   }
 

@@ -43,3 +43,13 @@ describe.each(['legacy', 'modern'] as const)('folder resource template on the %s
     );
   });
 });
+
+describe('resource URIs are unique across documents and resources', () => {
+  it('refuses an in-memory resource at the URI of a registered document', () => {
+    server = new InMemoryServer();
+    const [doc] = server.registerFolder(dir);
+    expect(() => server.registerResource({ uri: doc!.uri, name: 'shadow', read: () => 'x' })).toThrow(
+      /already registered/,
+    );
+  });
+});
