@@ -1,9 +1,11 @@
 import http from 'node:http';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthError, verifyBearerToken } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError } from '../../src/errors.js';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
+import { defineTool } from '../../src/registry/tool.js';
 import { connectClient } from '../support/clients.js';
 import { INITIALIZE, listTools, messages, openSession, post, sessionHeaders, startServer } from './http-helpers.js';
 
@@ -233,6 +235,31 @@ describe('HttpMcpServer authenticate hook', () => {
     }
     const modern = new HttpV2(url);
     await expect(connectClient('v2-modern', modern)).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  it('canAccess filters tools per caller on both eras: hidden from tools/list, refused on call', async () => {
+    server = await startServer({ authenticate });
+    server.registerTool(
+      defineTool({ name: 'alice_only', canAccess: (auth) => auth?.clientId === 'alice', execute: () => 'secret' }),
+    );
+    const url = new URL(server.address.url);
+    for (const kind of ['v1', 'v2-legacy', 'v2-modern'] as const) {
+      const connect = (token: string) =>
+        connectClient(
+          kind,
+          kind === 'v1'
+            ? new HttpV1(url, { requestInit: { headers: as(token) } })
+            : new HttpV2(url, { requestInit: { headers: as(token) } }),
+        );
+      const alice = await connect('token-alice');
+      const bob = await connect('token-bob');
+      expect(await alice.toolNames()).toContain('alice_only');
+      expect(await bob.toolNames()).not.toContain('alice_only');
+      expect((await alice.callTool('alice_only', {})).content[0]?.text).toBe('secret');
+      await expect(bob.callTool('alice_only', {})).rejects.toThrow(/Unknown tool "alice_only"/);
+      await alice.close();
+      await bob.close();
+    }
   });
 
   it("works with the SDK's verifyBearerToken: invalid_token 401 / insufficient_scope 403 with resource_metadata", async () => {
