@@ -145,6 +145,9 @@ describe('argument errors name the field for both schema kinds', () => {
     }).compiled().input;
     expect(await json.validate({ a: 'x' })).toEqual({ ok: false, issues: ['a: must be number'] });
     expect(await json.validate({})).toEqual({ ok: false, issues: ['a: is required'] });
-    expect(await json.validate({ a: 1, nested: { b: 2 } })).toEqual({ ok: false, issues: ['nested.b: must be string'] });
+    expect(await json.validate({ a: 1, nested: { b: 2 } })).toEqual({
+      ok: false,
+      issues: ['nested.b: must be string'],
+    });
   });
 });
