@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { answerInFlight } from './in-flight.js';
 
 /**
  * Something that can tell connected clients about a change: a long-lived view (its
@@ -71,6 +72,11 @@ export class LiveViews {
       (view) => view.sendResourceUpdated({ uri }),
       (sink) => sink.resourceUpdated(uri),
     );
+  }
+
+  /** Answers every tool call still running on a live view with an error saying why (used by `stop()`). */
+  async answerInFlight(message: string): Promise<void> {
+    await Promise.allSettled([...this.#views].map((view) => answerInFlight(view, message)));
   }
 
   /** Closes every view (used by `stop()`). */

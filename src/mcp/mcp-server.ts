@@ -299,6 +299,8 @@ export abstract class BaseMcpServer {
     } catch (error) {
       this.logger.error({ err: error }, 'onStop() failed; stopping anyway');
     }
+    // Calls still running get an error now, rather than no answer once the transport is gone.
+    await this.views.answerInFlight('The server is shutting down; the call did not complete.');
     try {
       await this.closeTransport();
     } finally {

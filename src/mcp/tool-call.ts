@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolCallAbortedError } from '../errors.js';
 import { CallAbort } from './call-abort.js';
+import { beginCall } from './in-flight.js';
 import type { Tool } from '../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../registry/tool-result.js';
 import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
@@ -52,6 +53,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
   const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
 
+  const done = beginCall(deps.server, ctx.mcpReq.id);
   const started = performance.now();
   const base = { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId };
   deps.events.safeEmit('toolCallStarted', base);
@@ -83,6 +85,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     result = errorToCallToolResult(name, error);
   } finally {
     abort.dispose();
+    done();
   }
   deps.events.safeEmit('toolCallFinished', {
     ...base,

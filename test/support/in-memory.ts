@@ -27,7 +27,7 @@ export class InMemoryServer extends BaseMcpServer {
     return client;
   }
 
-  protected override async onStop(): Promise<void> {
+  protected override async closeTransport(): Promise<void> {
     await Promise.all(this.#handles.map((handle) => handle.close()));
   }
 }
