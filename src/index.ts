@@ -39,6 +39,7 @@ export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
 export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
+export type { SessionToolsFactory } from './mcp/session-tools.js';
 export type { ServerInfo } from './mcp/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export type { ChangeSink } from './mcp/live-views.js';

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import {
   createRequestStateCodec,
-  type AuthInfo,
   type McpRequestContext,
   type Server,
   type StandardSchemaWithJSON,
@@ -14,7 +13,7 @@ import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
-import { ToolPackage } from '../registry/tool-package.js';
+import type { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
@@ -22,6 +21,7 @@ import type { ResourceContents } from '../resources/resource-contents.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from './folder-template.js';
+import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './session-tools.js';
 import { LiveViews } from './live-views.js';
 import { localRequestContext } from './request-context-builder.js';
 import { readResource } from './resource-handlers.js';
@@ -45,7 +45,7 @@ export interface BaseMcpServerOptions {
    * must not clash with registered tools: clashing ones are skipped and logged) and each
    * instance's `dispose()` runs exactly once when the session ends.
    */
-  sessionTools?: (session: { era: 'legacy' | 'modern'; authInfo?: AuthInfo }) => Tool<never>[] | ToolPackage;
+  sessionTools?: SessionToolsFactory;
   /**
    * HMAC key (>= 32 bytes) sealing the 2026-07-28 multi-round-trip `requestState` used by
    * `context.elicit()` / `context.sample()`. Default: random per process; give every
@@ -350,37 +350,15 @@ export abstract class BaseMcpServer {
    * tracked as live until it closes so later changes reach its client. Used once per
    * stdio connection and once per legacy HTTP session.
    *
-   * @param _context - the SDK factory context (era, auth info) when called from an SDK entry.
+   * @param context - the SDK factory context (era, auth info) when called from an SDK entry.
    */
   protected createFreshMcpServer(context?: McpRequestContext): Server {
-    const own = this.#createSessionTools(context);
+    const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
+    const own = makeSessionTools(this.#sessionTools, session, this.registry, this.logger);
     const { server } = createView(this.#model, own);
     this.views.add(server);
-    if (own.length > 0) {
-      const previous = server.onclose;
-      server.onclose = () => {
-        previous?.();
-        for (const tool of own) {
-          Promise.resolve()
-            .then(() => (tool as { dispose?: () => unknown }).dispose?.())
-            .catch((error: unknown) =>
-              this.logger.warn({ err: error, tool: tool.name }, 'session tool dispose failed'),
-            );
-        }
-      };
-    }
+    disposeOnClose(server, own, this.logger);
     return server;
-  }
-
-  #createSessionTools(context: McpRequestContext | undefined): Tool<never>[] {
-    if (!this.#sessionTools) return [];
-    const made = this.#sessionTools({ era: context?.era ?? 'legacy', authInfo: context?.authInfo });
-    const tools = made instanceof ToolPackage ? [...made.tools] : made;
-    return tools.filter((tool) => {
-      if (!this.registry.get(tool.name)) return true;
-      this.logger.error({ tool: tool.name }, 'session tool name clashes with a registered tool; skipped');
-      return false;
-    });
   }
 
   /**
