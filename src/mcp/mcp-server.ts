@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import {
   createRequestStateCodec,
   type McpRequestContext,
@@ -192,7 +192,7 @@ export abstract class BaseMcpServer {
     const documents = this.documents.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
     const root =
-      documents[0]?.root ?? realpathSync(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path);
+      documents[0]?.root ?? path.resolve(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path); // the store's key
     if (!this.#folderTemplates.has(root)) {
       this.#folderTemplates.add(root);
       this.resources.registerTemplate(folderTemplate(root, this.documents));

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,5 +51,26 @@ describe('resource URIs are unique across documents and resources', () => {
     expect(() => server.registerResource({ uri: doc!.uri, name: 'shadow', read: () => 'x' })).toThrow(
       /already registered/,
     );
+  });
+});
+
+describe('a folder registered empty and reached through a symlink', () => {
+  it('gets a template on the same root the store uses, so files added later complete', async () => {
+    const link = path.join(mkdtempSync(path.join(os.tmpdir(), 'folder-link-')), 'docs');
+    const empty = path.join(dir, 'empty');
+    mkdirSync(empty);
+    symlinkSync(empty, link);
+    server = new InMemoryServer();
+    expect(server.registerFolder(link)).toEqual([]);
+    writeFileSync(path.join(empty, 'later.md'), '# later');
+    server.registerFolder(link); // rescans; the template is not registered twice
+    const client = await server.connect('legacy');
+    const template = `${pathToFileURL(link).href}/{+path}`;
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([template]);
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: template },
+      argument: { name: 'path', value: 'la' },
+    });
+    expect(completion.completion.values).toEqual(['later.md']);
   });
 });
