@@ -2,7 +2,7 @@
  * The toolkit's error hierarchy. Every error the toolkit throws on purpose is a
  * {@link ToolkitError} with a stable {@link ToolkitErrorCode}, so apps can branch on
  * `error.code` instead of parsing messages. Protocol-facing code maps these onto
- * JSON-RPC errors (see `src/mcp/protocol-errors.ts`).
+ * JSON-RPC errors (see `src/mcp/view/handler-errors.ts`).
  */
 
 /** Stable machine-readable codes carried by every {@link ToolkitError}. */

@@ -39,19 +39,24 @@ export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
 export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
-export type { SessionToolsFactory } from './mcp/session-tools.js';
-export type { ServerInfo } from './mcp/server-info.js';
+export type { SessionToolsFactory } from './mcp/server/session-tools.js';
+export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
-export type { ChangeSink } from './mcp/live-views.js';
-export { ServerEvents, type ServerEventMap, type SessionInfo, type SessionCloseReason } from './mcp/server-events.js';
+export type { ChangeSink } from './mcp/server/live-views.js';
+export {
+  ServerEvents,
+  type ServerEventMap,
+  type SessionInfo,
+  type SessionCloseReason,
+} from './mcp/server/server-events.js';
 
 export { DocumentStore, type DocumentResource, type DocumentReadContents } from './documents/document-store.js';
 export type { FileDocumentConfig, FolderDocumentConfig } from './documents/document-config.js';
 export { ConverterRegistry, createDefaultConverters } from './converters/converter-registry.js';
 export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
 
-export { createDocumentTools } from './tools/document-tools.js';
-export type { DocumentToolsOptions } from './tools/document-tools.js';
+export { createDocumentTools } from './document-tools/document-tools.js';
+export type { DocumentToolsOptions } from './document-tools/document-tools.js';
 export type { DocumentStoreOptions, DocumentChangeEvent, DocumentChangeListener } from './documents/document-store.js';
 export {
   DocumentSearchIndex,
@@ -68,9 +73,9 @@ export {
 } from './documents/text-range.js';
 
 export { HttpMcpServer, type HttpServerAddress } from './mcp/http-server.js';
-export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/http/options.js';
-export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from './mcp/http/session-map.js';
-export type { ReadinessReport } from './mcp/http/health.js';
+export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/transports/http/options.js';
+export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from './mcp/transports/http/session-map.js';
+export type { ReadinessReport } from './mcp/transports/http/health.js';
 export { AuthenticationError } from './errors.js';
 
 export { DuplicatePromptError, InvalidPromptError, DuplicateResourceError, InvalidResourceError } from './errors.js';

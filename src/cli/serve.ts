@@ -3,9 +3,9 @@ import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import { HttpMcpServer } from '../mcp/http-server.js';
-import type { ServerInfo } from '../mcp/server-info.js';
+import type { ServerInfo } from '../mcp/server/server-info.js';
 import { StdioMcpServer } from '../mcp/stdio-server.js';
-import { createDocumentTools } from '../tools/document-tools.js';
+import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
 
 /** Options of the `serve` command. */

@@ -9,17 +9,17 @@ import {
 import express, { type Express } from 'express';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer } from './mcp-server.js';
-import type { ServerInfo } from './server-info.js';
-import { ViewTools } from './view-tools.js';
-import { createModernLeg, eraRouter } from './http/era-router.js';
-import { authGuard, corsGuard, hostOriginGuard } from './http/guards.js';
-import { jsonBody } from './http/json-body.js';
-import { mountHealthRoutes, type ReadinessReport } from './http/health.js';
-import { createSessionfulLeg, createStatelessLeg } from './http/legacy-leg.js';
-import type { LegacySession } from './http/legacy-session.js';
-import { resolveHttpOptions, type HttpMcpServerOptions, type ResolvedHttpOptions } from './http/options.js';
-import { SessionMap, type HttpSessionEvent, type HttpSessionInfo } from './http/session-map.js';
-import { createWebBridge } from './http/web-bridge.js';
+import type { ServerInfo } from './server/server-info.js';
+import { ViewTools } from './view/view-tools.js';
+import { createModernLeg, eraRouter } from './transports/http/era-router.js';
+import { authGuard, corsGuard, hostOriginGuard } from './transports/http/guards.js';
+import { jsonBody } from './transports/http/json-body.js';
+import { mountHealthRoutes, type ReadinessReport } from './transports/http/health.js';
+import { createSessionfulLeg, createStatelessLeg } from './transports/http/legacy-leg.js';
+import type { LegacySession } from './transports/http/legacy-session.js';
+import { resolveHttpOptions, type HttpMcpServerOptions, type ResolvedHttpOptions } from './transports/http/options.js';
+import { SessionMap, type HttpSessionEvent, type HttpSessionInfo } from './transports/http/session-map.js';
+import { createWebBridge } from './transports/http/web-bridge.js';
 
 /** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
 const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);

@@ -20,17 +20,17 @@ import type { RegisteredResource, ResourceConfig } from '../resources/resource.j
 import type { ResourceContents } from '../resources/resource-contents.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
-import { folderTemplate } from './folder-template.js';
-import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './session-tools.js';
-import { LiveViews } from './live-views.js';
-import { localRequestContext } from './request-context-builder.js';
-import { readResource } from './resource-handlers.js';
-import type { InputState } from './input-rounds.js';
-import { ServerEvents } from './server-events.js';
-import type { ServerInfo } from './server-info.js';
-import { createView, type ViewModel } from './view.js';
+import { folderTemplate } from '../documents/folder-template.js';
+import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
+import { LiveViews } from './server/live-views.js';
+import { localRequestContext } from './context/request-context-builder.js';
+import { readResource } from './view/resource-handlers.js';
+import type { InputState } from './context/input-rounds.js';
+import { ServerEvents } from './server/server-events.js';
+import type { ServerInfo } from './server/server-info.js';
+import { createView, type ViewModel } from './view/view.js';
 
-export type { ServerInfo } from './server-info.js';
+export type { ServerInfo } from './server/server-info.js';
 
 /** Options shared by every server class. */
 export interface BaseMcpServerOptions {

@@ -2,8 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
-import { answerInvalidMessage } from './stdio-parse-errors.js';
-import type { ServerInfo } from './server-info.js';
+import { answerInvalidMessage } from './transports/stdio/stdio-parse-errors.js';
+import type { ServerInfo } from './server/server-info.js';
 
 /** Options of {@link StdioMcpServer}. */
 export interface StdioMcpServerOptions extends BaseMcpServerOptions {

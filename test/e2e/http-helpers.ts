@@ -2,7 +2,7 @@
 // and a raw Streamable HTTP client (fetch) for the cases the SDK clients hide.
 import { z } from 'zod';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
-import type { HttpMcpServerOptions } from '../../src/mcp/http/options.js';
+import type { HttpMcpServerOptions } from '../../src/mcp/transports/http/options.js';
 import { defineTool } from '../../src/registry/tool.js';
 
 /** Options every test server shares: a free port and no log noise. */

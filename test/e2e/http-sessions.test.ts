@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
-import type { HttpSessionEvent } from '../../src/mcp/http/session-map.js';
+import type { HttpSessionEvent } from '../../src/mcp/transports/http/session-map.js';
 import {
   INITIALIZE,
   listTools,

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { useCachedSseWriter } from '../../src/mcp/http/cached-sse-writer.js';
-import { markSerializedOnce, serializedOnce } from '../../src/mcp/serialized-once.js';
+import { useCachedSseWriter } from '../../src/mcp/sdk-internals/cached-sse-writer.js';
+import { markSerializedOnce, serializedOnce } from '../../src/mcp/view/serialized-once.js';
 
 type Writer = (
   controller: unknown,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCallAbortedError } from '../../src/errors.js';
-import { CallAbort } from '../../src/mcp/call-abort.js';
+import { CallAbort } from '../../src/mcp/view/call-abort.js';
 
 const cancelled = () => new ToolCallAbortedError('cancelled', 'cancelled by the client');
 const timedOut = () => new ToolCallAbortedError('timeout', 'timed out');

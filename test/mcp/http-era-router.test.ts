@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { isLegacyHttpRequest } from '../../src/mcp/http/era-router.js';
+import { isLegacyHttpRequest } from '../../src/mcp/transports/http/era-router.js';
 
 const MODERN_META = {
   [PROTOCOL_VERSION_META_KEY]: '2026-07-28',

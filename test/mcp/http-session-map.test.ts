@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SessionMap, type HttpSessionEvent } from '../../src/mcp/http/session-map.js';
+import { SessionMap, type HttpSessionEvent } from '../../src/mcp/transports/http/session-map.js';
 
 function fakeSession() {
   return { close: vi.fn(async () => {}) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParamHeader, paramHeaderMismatch, paramHeaders } from '../../src/mcp/http/param-headers.js';
+import { decodeParamHeader, paramHeaderMismatch, paramHeaders } from '../../src/mcp/transports/http/param-headers.js';
 
 const schema = {
   type: 'object',

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BaseMcpServer, type BaseMcpServerOptions } from '../../src/mcp/mcp-server.js';
-import type { ServerInfo } from '../../src/mcp/server-info.js';
+import type { ServerInfo } from '../../src/mcp/server/server-info.js';
 
 /**
  * A BaseMcpServer for fast unit tests: each `connect()` serves one in-memory

@@ -13,8 +13,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InputUnavailableError, type ClientInputCapability } from '../errors.js';
-import type { ElicitOptions, ToolContext, ToolLogger } from '../registry/tool-context.js';
+import { InputUnavailableError, type ClientInputCapability } from '../../errors.js';
+import type { ElicitOptions, ToolContext, ToolLogger } from '../../registry/tool-context.js';
 import type { InputRounds } from './input-rounds.js';
 
 /** Which era a request belongs to: modern requests carry the 2026-07-28 `_meta` envelope. */

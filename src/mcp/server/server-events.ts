@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { DocumentResource } from '../documents/document-store.js';
-import type { Tool } from '../registry/tool.js';
+import type { DocumentResource } from '../../documents/document-store.js';
+import type { Tool } from '../../registry/tool.js';
 
 /** Why a session ended. */
 export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown';

@@ -1,8 +1,8 @@
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
-import type { Logger } from '../logger.js';
-import type { Tool } from '../registry/tool.js';
-import { ToolPackage } from '../registry/tool-package.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { Logger } from '../../logger.js';
+import type { Tool } from '../../registry/tool.js';
+import { ToolPackage } from '../../registry/tool-package.js';
+import type { ToolRegistry } from '../../registry/tool-registry.js';
 
 /** Makes one session's own tool instances (see `BaseMcpServerOptions.sessionTools`). */
 export type SessionToolsFactory = (session: {

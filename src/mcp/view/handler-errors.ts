@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
-import { DocumentNotFoundError, ToolkitError, UserError } from '../errors.js';
+import { DocumentNotFoundError, ToolkitError, UserError } from '../../errors.js';
 
 /**
  * Maps an error thrown by app code behind `prompts/get`, `resources/read` or

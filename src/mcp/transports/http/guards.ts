@@ -8,8 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import cors, { type CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { AuthenticationError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import { AuthenticationError } from '../../../errors.js';
+import type { Logger } from '../../../logger.js';
 import type { AuthenticateHook } from './options.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 

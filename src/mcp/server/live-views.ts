@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { answerInFlight } from './in-flight.js';
+import { answerInFlight } from '../sdk-internals/in-flight.js';
 
 /**
  * Something that can tell connected clients about a change: a long-lived view (its

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDocumentTools } from '../../src/tools/document-tools.js';
+import { createDocumentTools } from '../../src/document-tools/document-tools.js';
 import { makePdf, makeTempDir, PNG_1X1, writeFile } from '../fixtures/document-builders.js';
 import { InMemoryServer } from '../support/in-memory.js';
 

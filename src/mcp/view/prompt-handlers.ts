@@ -5,12 +5,12 @@ import {
   type RequestStateCodec,
   type Server,
 } from '@modelcontextprotocol/server';
-import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import { toGetPromptResult } from '../prompts/prompt-result.js';
+import type { PromptRegistry } from '../../prompts/prompt-registry.js';
+import { toGetPromptResult } from '../../prompts/prompt-result.js';
 import { toProtocolError } from './handler-errors.js';
-import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
-import { buildRequestContext } from './request-context-builder.js';
-import { buildToolContext, requestEra } from './tool-context-builder.js';
+import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
+import { buildRequestContext } from '../context/request-context-builder.js';
+import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
 
 /**
  * Installs `prompts/list` and `prompts/get` on a view (MCP "Prompts"). Both read the shared

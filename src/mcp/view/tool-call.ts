@@ -6,14 +6,14 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ToolCallAbortedError } from '../errors.js';
+import { ToolCallAbortedError } from '../../errors.js';
 import { CallAbort } from './call-abort.js';
-import { beginCall } from './in-flight.js';
-import type { Tool } from '../registry/tool.js';
-import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../registry/tool-result.js';
-import { inputRoundOutcome, InputRounds, type InputState } from './input-rounds.js';
-import type { ServerEvents } from './server-events.js';
-import { buildToolContext, requestEra } from './tool-context-builder.js';
+import { beginCall } from '../sdk-internals/in-flight.js';
+import type { Tool } from '../../registry/tool.js';
+import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
+import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
+import type { ServerEvents } from '../server/server-events.js';
+import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
 import type { ViewTools } from './view-tools.js';
 
 /** What a view needs to run tool calls. */

@@ -1,5 +1,5 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { serializedOnce } from '../serialized-once.js';
+import { serializedOnce } from '../view/serialized-once.js';
 
 /** What the SDK's writer is given to encode with (a `TextEncoder`). */
 interface Encoder {

@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { ListedTool, Tool } from '../registry/tool.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ListedTool, Tool } from '../../registry/tool.js';
+import type { ToolRegistry } from '../../registry/tool-registry.js';
 import { markSerializedOnce } from './serialized-once.js';
 
 /**

@@ -1,16 +1,16 @@
 import type { RequestStateCodec, Server, ServerCapabilities } from '@modelcontextprotocol/server';
-import type { DocumentStore } from '../documents/document-store.js';
-import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import type { Tool } from '../registry/tool.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { DocumentStore } from '../../documents/document-store.js';
+import type { PromptRegistry } from '../../prompts/prompt-registry.js';
+import type { Tool } from '../../registry/tool.js';
+import type { ToolRegistry } from '../../registry/tool-registry.js';
+import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { installCompletionHandlers } from './completion-handlers.js';
-import type { InputState } from './input-rounds.js';
+import type { InputState } from '../context/input-rounds.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
 import { installSubscriptionHandlers, SubscribingServer } from './resource-subscriptions.js';
-import type { ServerInfo } from './server-info.js';
-import type { ServerEvents } from './server-events.js';
+import type { ServerInfo } from '../server/server-info.js';
+import type { ServerEvents } from '../server/server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
 import { ViewTools } from './view-tools.js';
 

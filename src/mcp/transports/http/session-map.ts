@@ -1,4 +1,4 @@
-import type { SessionCloseReason } from '../server-events.js';
+import type { SessionCloseReason } from '../../server/server-events.js';
 
 export type { SessionCloseReason };
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DocumentStore } from '../documents/document-store.js';
+import type { DocumentStore } from './document-store.js';
 import { DocumentNotFoundError } from '../errors.js';
 import type { ResourceTemplateConfig } from '../resources/resource-template.js';
 

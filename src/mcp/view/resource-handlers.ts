@@ -1,12 +1,12 @@
 import { ResourceNotFoundError, type Resource, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { DocumentResource, DocumentStore } from '../documents/document-store.js';
-import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
-import { toResourceContents, type ResourceContents } from '../resources/resource-contents.js';
-import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
+import { DocumentNotFoundError, InvalidPathError } from '../../errors.js';
+import type { RequestContext } from '../../request-context.js';
+import { toResourceContents, type ResourceContents } from '../../resources/resource-contents.js';
+import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { paginate } from './pagination.js';
-import { buildRequestContext } from './request-context-builder.js';
+import { buildRequestContext } from '../context/request-context-builder.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
 export interface ResourceSources {

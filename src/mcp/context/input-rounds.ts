@@ -5,7 +5,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InputUnavailableError } from '../errors.js';
+import { InputUnavailableError } from '../../errors.js';
 
 /** Answers gathered so far in a 2026-07-28 multi-round-trip flow, keyed like their requests (`elicit-1`, ...). */
 export type InputAnswers = Record<string, unknown>;

@@ -7,7 +7,7 @@ import {
   type Server,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { useCachedSseWriter } from './cached-sse-writer.js';
+import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import type { Closable, SessionMap } from './session-map.js';
 
 /** Transport settings shared by every legacy session. */

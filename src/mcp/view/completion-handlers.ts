@@ -1,10 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteResult, type Server } from '@modelcontextprotocol/server';
-import { emptyCompleteResult, toCompleteResult, type CompleteFunction } from '../completions/completion.js';
-import type { DocumentStore } from '../documents/document-store.js';
-import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { emptyCompleteResult, toCompleteResult, type CompleteFunction } from '../../completions/completion.js';
+import type { DocumentStore } from '../../documents/document-store.js';
+import type { PromptRegistry } from '../../prompts/prompt-registry.js';
+import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
-import { buildRequestContext } from './request-context-builder.js';
+import { buildRequestContext } from '../context/request-context-builder.js';
 
 /** What `completion/complete` looks things up in. */
 export interface CompletionSources {

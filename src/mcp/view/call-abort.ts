@@ -1,4 +1,4 @@
-import { ToolCallAbortedError } from '../errors.js';
+import { ToolCallAbortedError } from '../../errors.js';
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
