@@ -1,0 +1,39 @@
+/**
+ * Where the disabled-tool set lives beyond one process's memory. The server loads it at
+ * `start()`, saves it after every change, and, when the store can push, applies changes made
+ * elsewhere (another replica, another admin) to its own registry and clients.
+ *
+ * Implementations: `MemoryToolStateStore` (library default), `FileToolStateStore` (JSON file,
+ * atomic write; the CLI), and a Redis store for replicas (`src/cluster/`).
+ */
+export interface ToolStateStore {
+  /**
+   * The saved state, or `undefined` when nothing was saved yet (the server then keeps its
+   * configured defaults and saves them). Must never return a half-read set.
+   * @throws ToolStateError when the stored state exists but cannot be read or parsed.
+   */
+  load(): Promise<ToolStateSnapshot | undefined>;
+  /**
+   * Saves the whole disabled set (names that are not registered yet included), atomically:
+   * a reader sees either the previous or the new set, never a mix. Returns the stored snapshot
+   * (with the store's version after the write).
+   */
+  save(disabled: readonly string[]): Promise<ToolStateSnapshot>;
+  /**
+   * Optional push: calls `listener` with every snapshot saved elsewhere (not the ones this
+   * process saved itself). Returns an unsubscribe function.
+   */
+  subscribe?(listener: (snapshot: ToolStateSnapshot) => void): () => void;
+  /** Releases files, connections and timers; the server calls it from `stop()`. */
+  close?(): Promise<void>;
+}
+
+/** One saved state of the disabled set. */
+export interface ToolStateSnapshot {
+  /** Disabled tool names, sorted, without duplicates. */
+  readonly disabled: readonly string[];
+  /** Monotonic version: higher wins when two writers race (last writer wins). */
+  readonly version: number;
+  /** When it was saved, ms since the epoch. */
+  readonly savedAt: number;
+}
