@@ -16,7 +16,7 @@ const DOCS = fileURLToPath(new URL('../../docs', import.meta.url));
 const SYSTEMS = {
   'ours (library, root import)': ['node', [cold('ours-root')]],
 
-  'ours (CLI serve --stdio docs/)': ['node', [CLI, 'serve', '--stdio', '-q', '--no-watch', DOCS]],
+  'ours (CLI serve --stdio docs/)': ['node', [CLI, 'serve', '--stdio', '-q', DOCS]],
   'raw-v2': ['node', [cold('raw-v2')]],
   'raw-v1': ['node', [cold('raw-v1')]],
 };
