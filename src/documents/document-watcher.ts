@@ -39,10 +39,18 @@ export class DocumentWatcher {
   /** Watches a folder tree (no-op when already watched). */
   watchFolder(root: string): void {
     const ignored = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
-    this.#start(root, ignored, (event, changed) => {
-      if (event === 'change') this.#fileEvent(changed);
-      else this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
-    });
+    const rescan = () => this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
+    this.#start(
+      root,
+      ignored,
+      (event, changed) => {
+        if (event === 'change') this.#fileEvent(changed);
+        else rescan();
+      },
+      // Files added between the registration's scan and the end of chokidar's own initial scan are
+      // part of neither (chokidar does not report its initial files): one rescan once ready finds them.
+      rescan,
+    );
   }
 
   /** Resolves once every watcher has finished its initial scan (events before that may be missed). */
@@ -64,6 +72,7 @@ export class DocumentWatcher {
     target: string,
     ignored: ((candidate: string) => boolean) | undefined,
     onEvent: (event: string, changed: string) => void,
+    onReady?: () => void,
   ): void {
     if (this.#watchers.has(target)) return;
     const entry: WatchEntry = { closed: false, ready: Promise.resolve() };
@@ -75,7 +84,12 @@ export class DocumentWatcher {
       watcher.on('all', (event, changed) => onEvent(event, changed));
       // A watcher error (e.g. EMFILE, a removed root) must not crash the server: reads stay correct without it.
       watcher.on('error', () => undefined);
-      return new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+      return new Promise<void>((resolve) =>
+        watcher.once('ready', () => {
+          if (!entry.closed) onReady?.();
+          resolve();
+        }),
+      );
     });
     this.#watchers.set(target, entry);
   }
