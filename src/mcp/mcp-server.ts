@@ -12,8 +12,7 @@ import { DuplicateResourceError, ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
-import type { Tool } from '../registry/tool.js';
-import type { ToolPackage } from '../registry/tool-package.js';
+import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
@@ -139,12 +138,15 @@ export abstract class BaseMcpServer {
   /**
    * Registers a tool, or every tool of a package (all-or-nothing). Allowed after
    * `start()`: the tool appears on every live view and clients get `list_changed`.
-   * A name that is in the disabled set starts disabled.
+   * A name that is in the disabled set starts disabled. Besides the toolkit's own `Tool` and
+   * `ToolPackage`, llm-chat `Tool` / `ToolPackage` objects are accepted as they are (see
+   * `toRegistrable`: schema from `toOpenAI()`, a package's `tutorial()` as its instructions).
    * @throws DuplicateToolError when a tool name is already registered.
-   * @throws InvalidToolError when a tool's schema cannot be compiled.
+   * @throws InvalidToolError when the item is not a tool or package (the message names
+   *   `fromLlmChatTool` / `defineTool`), or a tool's schema cannot be compiled.
    */
-  registerTool(item: Tool<never> | ToolPackage): void {
-    this.registry.register(item);
+  registerTool(item: RegistrableTool): void {
+    this.registry.register(toRegistrable(item));
   }
 
   /**
