@@ -1,11 +1,10 @@
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResultStatus, Tool, ToolParameters, type PartialToolResult } from '@johannes.latzel/llm-chat';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
 import type { ResourceReadInfo, ToolCallInfo } from '../../src/mcp/server/observer.js';
 import { CLIENT_KINDS, connectClient, type ClientKind, type TestClient } from '../support/clients.js';
-import { FilesPackage, PlainPackage, ReadFilesTool, WeatherTool } from '../fixtures/llm-chat-tools.js';
+import { CounterTool, FilesPackage, PlainPackage, ReadFilesTool, WeatherTool } from '../fixtures/llm-chat-tools.mjs';
 import { startServer, until } from './http-helpers.js';
 
 const texts = (result: { content: Array<{ text?: string }> }) => result.content.map((c) => c.text);
@@ -106,18 +105,6 @@ async function listToolsRaw(url: URL, kind: ClientKind): Promise<Array<{ name: s
     return (await v2.listTools()).tools;
   } finally {
     await v2.close();
-  }
-}
-
-/** An llm-chat tool holding per-session state. */
-class CounterTool extends Tool {
-  count = 0;
-  constructor() {
-    super('counter', 'Counts calls in this session.', new ToolParameters({}));
-  }
-  protected async onExecute(): Promise<PartialToolResult> {
-    this.count += 1;
-    return { result: String(this.count), status: ResultStatus.Success };
   }
 }
 

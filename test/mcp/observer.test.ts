@@ -5,7 +5,7 @@ import { makeSessionTools } from '../../src/mcp/server/session-tools.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 import { contentDocumentUri } from '../../src/resources/content-document.js';
-import { PlainPackage, WeatherTool } from '../fixtures/llm-chat-tools.js';
+import { PlainPackage, WeatherTool } from '../fixtures/llm-chat-tools.mjs';
 import { InMemoryServer, silentLogger } from '../support/in-memory.js';
 
 describe('observer option and resourceRead event', () => {

@@ -4,7 +4,7 @@ import { InvalidToolError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { ToolPackage } from '../../src/registry/tool-package.js';
 import { toRegistrable } from '../../src/registry/registrable.js';
-import { FilesPackage, PlainPackage, ReadFilesTool, WeatherTool } from '../fixtures/llm-chat-tools.js';
+import { FilesPackage, PlainPackage, ReadFilesTool, WeatherTool } from '../fixtures/llm-chat-tools.mjs';
 import { InMemoryServer } from '../support/in-memory.js';
 
 const texts = (result: { content: unknown }) => (result.content as Array<{ text: string }>).map((c) => c.text);
