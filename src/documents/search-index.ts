@@ -4,7 +4,7 @@
  */
 import MiniSearch from 'minisearch';
 import { isTextMimeType } from '../converters/index.js';
-import type { DocumentStore } from './document-store.js';
+import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
 import { makeSnippet } from './snippet.js';
 import { splitPages } from './text-pages.js';
@@ -100,7 +100,7 @@ function toChunks(resource: DocumentResource, text: string): Chunk[] {
  * 5+ characters) and rank documents matching more of the query words higher.
  */
 export class DocumentSearchIndex {
-  readonly #store: DocumentStore;
+  readonly #store: DocumentStoreView;
   readonly #concurrency: number;
   readonly #mini = new MiniSearch<Chunk>({
     fields: ['name', 'text'],
@@ -121,7 +121,7 @@ export class DocumentSearchIndex {
   #unsubscribe: (() => void) | undefined;
   #running: Promise<void> | undefined;
 
-  constructor(store: DocumentStore, options: DocumentSearchIndexOptions = {}) {
+  constructor(store: DocumentStoreView, options: DocumentSearchIndexOptions = {}) {
     this.#store = store;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   }
