@@ -44,7 +44,7 @@ const stats = defineTool({
   name: 'stats',
   inputSchema: z.object({ values: z.array(z.number()) }),
   outputSchema: z.object({ count: z.number(), mean: z.number() }),
-  execute: ({ values }: { values: number[] }) => ({
+  execute: ({ values }) => ({
     count: values.length,
     mean: values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1),
   }),
@@ -55,7 +55,7 @@ const deploy = defineTool({
   name: 'deploy',
   inputSchema: z.object({ env: z.enum(['staging', 'production']) }),
   annotations: { destructiveHint: true },
-  execute: async ({ env }: { env: string }, context) => {
+  execute: async ({ env }, context) => {
     const answer = await context.elicit({
       message: `Deploy to ${env}?`,
       requestedSchema: z.object({ confirm: z.boolean() }),
