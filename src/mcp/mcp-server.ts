@@ -27,6 +27,7 @@ import { LiveViews } from './server/live-views.js';
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
 import { UriResolver } from './server/uri-resolver.js';
+import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
@@ -137,6 +138,7 @@ export abstract class BaseMcpServer {
       },
     };
     fanOutModelChanges(this.#model, this.views, this.events);
+    setViewFactory(this, (context) => this.createFreshMcpServer(context));
   }
 
   /**
