@@ -6,6 +6,9 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/prompts.md', 4],
   ['docs/resources.md', 4],
   ['docs/testing.md', 1],
+  ['README.md', 2],
+  ['docs/tools.md', 7],
+  ['docs/registry.md', 4],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
@@ -26,5 +29,7 @@ describe.each(DOCS)('%s', (doc, minimum) => {
     expect(quotes.length).toBeGreaterThanOrEqual(minimum);
     expect(text.match(/<!-- example: /g)?.length).toBe(quotes.length);
     for (const [, path, name, code] of quotes) expect(code, `${doc}: ${path}#${name}`).toBe(region(path!, name!));
+    // No TypeScript block escapes the check: each one is a quote.
+    expect(text.match(/^```ts$/gm)?.length, `${doc}: a \`\`\`ts block that is not quoted`).toBe(quotes.length);
   });
 });
