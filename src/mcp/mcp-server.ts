@@ -209,16 +209,18 @@ export abstract class BaseMcpServer {
    * as a resource template `file:///<root>/{+path}` whose `path` completes to its documents.
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
    * @throws DuplicateResourceError when a resource registered with `registerResource` has the URI of a
-   *   file found (nothing is registered); such a file appearing later is left out with a warning.
+   *   file found, or a template registered with `registerResourceTemplate` has the folder's URI template
+   *   (nothing is registered); a file appearing later at a resource's URI is left out with a warning.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
+    const root = path.resolve(String((typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig?.path) ?? '')); // the store's key
+    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#store);
+    if (template) this.#uris.assertTemplateFree(template.uriTemplate); // before anything is registered
     const documents = this.#store.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
-    const root =
-      documents[0]?.root ?? path.resolve(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path); // the store's key
-    if (!this.#folderTemplates.has(root)) {
+    if (template) {
       this.#folderTemplates.add(root);
-      this.#resources.registerTemplate(folderTemplate(root, this.#store));
+      this.#resources.registerTemplate(template);
     }
     return documents;
   }

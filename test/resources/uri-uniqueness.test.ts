@@ -73,6 +73,16 @@ describe('one URI, one resource, whatever the order of registration', () => {
     expect(server.documents.list().map((doc) => doc.name)).toEqual(['renamed']);
   });
 
+  it("registerFolder over an app template with the folder's URI template throws before registering anything", () => {
+    server = new InMemoryServer();
+    const root = path.join(dir, 'tpl');
+    file('tpl/x.md');
+    const uriTemplate = `${pathToFileURL(root).href}/{+path}`;
+    server.registerResourceTemplate({ uriTemplate, name: 'mine', read: () => 'x' });
+    expect(() => server.registerFolder(root)).toThrow(DuplicateResourceError);
+    expect(server.documents.list()).toEqual([]);
+  });
+
   it('the same resource template twice throws, naming it', () => {
     server = new InMemoryServer();
     const template = { uriTemplate: 'memo://{id}', name: 'memos', read: () => 'x' };
