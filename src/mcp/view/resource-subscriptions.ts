@@ -1,4 +1,5 @@
-import { Server, type ResourceUpdatedNotification } from '@modelcontextprotocol/server';
+import type { ResourceUpdatedNotification } from '@modelcontextprotocol/server';
+import { ViewServer } from './view-server.js';
 
 /** Protocol revisions from this one on are the modern (2026-07-28) era; they compare as dates. */
 const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
@@ -14,7 +15,7 @@ const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
  *   `subscriptions/listen` filter (`resourceSubscriptions`) and the SDK's listen router drops
  *   updates for other URIs, so every update is handed to the router.
  */
-export class SubscribingServer extends Server {
+export class SubscribingServer extends ViewServer {
   readonly #subscriptions = new Set<string>();
 
   /** Records a subscription of this view's client (idempotent). */
