@@ -101,12 +101,13 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
       ...(await templateEntries(sources, contextOf(ctx))),
     ];
     const { page, nextCursor } = paginate(all, request.params?.cursor, sources.pageSize);
-    return { resources: page, ...(nextCursor !== undefined && { nextCursor }) };
+    return { resources: page as Resource[], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: [...sources.resources.listTemplates()],
-  }));
+  server.setRequestHandler('resources/templates/list', (request) => {
+    const { page, nextCursor } = paginate(sources.resources.listTemplates(), request.params?.cursor, Infinity);
+    return { resourceTemplates: [...page], ...(nextCursor !== undefined && { nextCursor }) };
+  });
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
