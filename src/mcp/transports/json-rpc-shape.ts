@@ -1,4 +1,10 @@
-import { parseJSONRPCMessage, ProtocolErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  parseJSONRPCMessage,
+  ProtocolErrorCode,
+  specTypeSchemas,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
+import { invalidParamsMessage } from '../view/invalid-params.js';
 
 /** A JSON-RPC error response the transport sends for a message it could not accept. */
 export interface RefusalResponse {
@@ -63,5 +69,26 @@ export function parseErrorResponse(): RefusalResponse {
     jsonrpc: '2.0',
     id: null,
     error: { code: ProtocolErrorCode.ParseError, message: 'Parse error: invalid JSON' },
+  };
+}
+
+/**
+ * The -32602 Invalid params response for an `initialize` request whose params do not match
+ * the 2025-11-25 schema (say, no `capabilities`), naming the fields; undefined when it is valid.
+ * Lets an HTTP endpoint answer such a request as what it is, instead of as a request without
+ * a session.
+ */
+export function invalidInitializeResponse(message: { id?: unknown }): RefusalResponse | undefined {
+  const checked = specTypeSchemas.InitializeRequest['~standard'].validate(message);
+  if (checked instanceof Promise || !checked.issues) return undefined;
+  const issues = checked.issues.map((issue) => ({
+    message: issue.message,
+    path: (issue.path ?? []).map((key) => (typeof key === 'object' ? key.key : key)) as Array<string | number>,
+  }));
+  const id = isValidRequestId(message.id) ? message.id : null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ProtocolErrorCode.InvalidParams, message: invalidParamsMessage('initialize', issues) },
   };
 }

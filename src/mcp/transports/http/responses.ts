@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { RefusalResponse } from '../json-rpc-shape.js';
 
 /** JSON-RPC error codes the HTTP layer answers with (JSON-RPC 2.0 section 5.1, MCP Streamable HTTP). */
 export const HttpRpcError = {
@@ -27,5 +28,13 @@ export function sendRpcError(
   if (res.headersSent) return;
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Answers an HTTP request with a prepared JSON-RPC error response (e.g. one carrying the request's id). */
+export function sendRpcRefusal(res: ServerResponse, status: number, refusal: RefusalResponse): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify(refusal);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
