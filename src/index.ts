@@ -8,6 +8,7 @@ export {
   UserError,
   InvalidPathError,
   DocumentNotFoundError,
+  ResourceNotFoundError,
   DocumentReadError,
   ServerStateError,
   ToolCallAbortedError,

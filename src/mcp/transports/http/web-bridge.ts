@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /** A web-standard handler for one request (an SDK transport or the modern handler's `fetch`). */
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -32,7 +33,11 @@ export function createWebBridge(onError: (error: unknown) => void): WebBridge {
       errorHandler: (error) => {
         onError(error);
         return Response.json(
-          { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null },
+          {
+            jsonrpc: '2.0',
+            error: { code: ProtocolErrorCode.InternalError, message: 'Internal server error' },
+            id: null,
+          },
           { status: 500 },
         );
       },
