@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { wellFormedRefusal } from './well-formed-refusal.js';
 
 /** A web-standard handler for one request (an SDK transport or the modern handler's `fetch`). */
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -26,7 +27,7 @@ export function createWebBridge(onError: (error: unknown) => void): WebBridge {
       const handler = handlers.get(env.incoming);
       handlers.delete(env.incoming);
       if (!handler) throw new Error('web bridge: no handler registered for this request');
-      return handler(request);
+      return handler(request).then(wellFormedRefusal);
     },
     {
       overrideGlobalObjects: false,
