@@ -2,6 +2,7 @@
 // bounded in time. Set FUZZ_SEED to replay a run; FUZZ_MS to change the time per transport.
 // Checks: the server never dies, every answer is a well-formed JSON-RPC message or a clear HTTP
 // status (never 5xx), nothing from outside the served folder appears, memory stays bounded.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { MODERN_META, RawStdio, type RpcMessage } from '../support/raw-stdio.js'
 import { populate } from './targets.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
-const BUDGET_MS = Number(process.env.FUZZ_MS ?? 6_000);
+const BUDGET_MS = Number(process.env.FUZZ_MS ?? 5_000);
 const SECRET = 'TOP-SECRET-7f3a9c';
 
 /** mulberry32: a small seeded PRNG, so a failing run can be replayed with FUZZ_SEED. */
@@ -258,6 +259,68 @@ describe('fuzz (seed ' + SEED + ')', () => {
       await raw.close();
     },
   );
+
+  it('stdio child process (legacy): survives, answers well-formed JSON-RPC, exits when stdin closes', async () => {
+    const gen = generators(prng(SEED + 3));
+    const child = spawn(process.execPath, ['test/fixtures/stdio-fixture.mjs', served], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const received: RpcMessage[] = [];
+    const garbage: string[] = [];
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        try {
+          received.push(JSON.parse(line) as RpcMessage);
+        } catch {
+          garbage.push(line);
+        }
+      }
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const waitFor = async (id: string, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find((message) => message.id === id);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`seed ${SEED}: no answer to ${id} from the child process`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    try {
+      const write = (message: unknown) =>
+        child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+      write({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+      });
+      await waitFor('init');
+      write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      const deadline = Date.now() + BUDGET_MS / 2;
+      let sent = 0;
+      while (Date.now() < deadline) {
+        write(nextInput(gen));
+        sent += 1;
+        if (sent % 50 === 0)
+          await waitFor((write({ jsonrpc: '2.0', id: `alive-${sent}`, method: 'ping' }), `alive-${sent}`));
+      }
+      write({ jsonrpc: '2.0', id: 'last', method: 'tools/list' });
+      expect((await waitFor('last')).result).toBeDefined();
+      for (const message of received) checkMessage(message, `stdio child seed ${SEED}`);
+      expect(garbage).toEqual([]);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill();
+    }
+  });
 
   it('http (both eras): survives, answers clear statuses and well-formed JSON-RPC, leaks nothing', async () => {
     const gen = generators(prng(SEED + 2));

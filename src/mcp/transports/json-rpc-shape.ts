@@ -5,6 +5,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import { invalidParamsMessage } from '../view/invalid-params.js';
+import { wellFormed } from '../view/well-formed.js';
 
 /** A JSON-RPC error response the transport sends for a message it could not accept. */
 export interface RefusalResponse {
@@ -60,7 +61,7 @@ export function checkJsonRpcMessage(value: unknown): { message: JSONRPCMessage }
 }
 
 function refusal(id: string | number | null, message: string): RefusalResponse {
-  return { jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InvalidRequest, message } };
+  return { jsonrpc: '2.0', id: wellFormed(id), error: { code: ProtocolErrorCode.InvalidRequest, message } };
 }
 
 /** The -32700 Parse error response for text that is not JSON (JSON-RPC 2.0 section 5.1; the id cannot be known). */
@@ -85,7 +86,7 @@ export function invalidInitializeResponse(message: { id?: unknown }): RefusalRes
     message: issue.message,
     path: (issue.path ?? []).map((key) => (typeof key === 'object' ? key.key : key)) as Array<string | number>,
   }));
-  const id = isValidRequestId(message.id) ? message.id : null;
+  const id = isValidRequestId(message.id) ? wellFormed(message.id) : null;
   return {
     jsonrpc: '2.0',
     id,
