@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { lazyRequire } from '../../../lazy-module.js';
 import { wellFormedRefusal } from './well-formed-refusal.js';
+
+// Part of the HTTP stack: loaded by the first HttpMcpServer, never by a stdio server.
+const honoNode = lazyRequire<typeof import('@hono/node-server')>('@hono/node-server');
 
 /** A web-standard handler for one request (an SDK transport or the modern handler's `fetch`). */
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -22,7 +25,7 @@ export type WebBridge = (req: IncomingMessage, res: ServerResponse, handler: Web
  */
 export function createWebBridge(onError: (error: unknown) => void): WebBridge {
   const handlers = new WeakMap<object, WebHandler>();
-  const listener = getRequestListener(
+  const listener = honoNode().getRequestListener(
     (request, env) => {
       const handler = handlers.get(env.incoming);
       handlers.delete(env.incoming);
