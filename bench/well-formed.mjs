@@ -1,7 +1,25 @@
 // What making every outgoing message well-formed Unicode costs (#17 item 8), next to the
-// JSON.stringify every transport does anyway. Run: npm run build && node bench/well-formed.mjs
+// JSON.stringify every transport does anyway. Run: node bench/well-formed.mjs
+// (the module is internal, so it is bundled from src/ into a temporary file first, with rolldown
+// as scripts/bundle.mjs does).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { wellFormed } from '../dist/mcp/view/well-formed.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'rolldown';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = mkdtempSync(path.join(os.tmpdir(), 'well-formed-bench-'));
+await build({
+  cwd: root,
+  input: { 'well-formed': 'src/mcp/view/well-formed.ts' },
+  platform: 'node',
+  logLevel: 'warn',
+  output: { dir: out, format: 'esm', entryFileNames: '[name].mjs' },
+});
+const { wellFormed } = await import(pathToFileURL(path.join(out, 'well-formed.mjs')).href);
+rmSync(out, { recursive: true, force: true });
 
 function tool(i) {
   return {
