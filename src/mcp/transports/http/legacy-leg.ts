@@ -7,6 +7,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { AuthedRequest } from './guards.js';
+import { headerValue } from './request-headers.js';
 import { LegacySession, type LegacyTransportSettings } from './legacy-session.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 import type { SessionMap } from './session-map.js';
@@ -24,11 +25,6 @@ export interface SessionfulLegOptions {
   bridge: WebBridge;
   transport: LegacyTransportSettings;
   onError(error: unknown): void;
-}
-
-function sessionHeader(req: AuthedRequest): string | undefined {
-  const value = req.headers['mcp-session-id'];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function isInitialize(body: unknown): boolean {
@@ -79,7 +75,7 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
   };
 
   return async (req, res, body) => {
-    const id = sessionHeader(req);
+    const id = headerValue(req, 'mcp-session-id');
     if (id === undefined) {
       if (req.method === 'POST' && isInitialize(body)) return initialize(req, res, body);
       return sendRpcError(
@@ -96,6 +92,7 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     sessions.begin(id);
     res.once('close', () => sessions.end(id));
     const { session } = entry;
+    if (req.method === 'GET') await session.replaceStandaloneStream(headerValue(req, 'last-event-id'));
     await bridge(req, res, async (request) => {
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
       // A cancelled request gets no response (MCP cancellation), so end its POST stream here:

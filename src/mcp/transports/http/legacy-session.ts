@@ -8,6 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 
 /** Transport settings shared by every legacy session. */
@@ -27,6 +28,8 @@ const HELD_METHODS = new Set([
 ]);
 /** At most this many distinct held notifications per session (resource URIs are the only variable part). */
 const MAX_HELD = 64;
+/** The SDK transport's name for a session's standalone GET stream (in every session). */
+const STANDALONE_STREAM_ID = '_GET_stream';
 
 /**
  * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
@@ -36,13 +39,15 @@ const MAX_HELD = 64;
  * Change notifications (`list_changed`, `resources/updated`) sent while the client has
  * no GET stream open are held, one per kind (and URI), and sent when its stream opens,
  * so a change made between `initialize` and the client's GET is not lost. Without an
- * event store only; with one, the SDK's replay (`Last-Event-ID`) covers it.
+ * event store only; with one, the SDK's replay (`Last-Event-ID`) covers it. The app's
+ * event store is seen through a {@link SessionEventStore}, so replays never cross sessions.
  */
 export class LegacySession implements Closable {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   #onInitialized?: (id: string) => void;
   #openStreams = 0;
   #held?: Map<string, JSONRPCMessage>;
+  readonly #eventStore?: SessionEventStore;
 
   /** @param onInitialized - called once, when `initialize` assigned the session id. */
   constructor(
@@ -52,8 +57,11 @@ export class LegacySession implements Closable {
     onInitialized: (id: string) => void,
   ) {
     this.#onInitialized = onInitialized;
+    // The id is chosen now so that the event store view can scope its streams to it.
+    const sessionId = randomUUID();
+    this.#eventStore = settings.eventStore && new SessionEventStore(settings.eventStore, sessionId);
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: () => sessionId,
       onsessioninitialized: (id) => {
         const callback = this.#onInitialized;
         this.#onInitialized = undefined;
@@ -61,7 +69,7 @@ export class LegacySession implements Closable {
       },
       onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
       keepAliveMs: settings.keepAliveMs,
-      eventStore: settings.eventStore,
+      eventStore: this.#eventStore,
       maxRequestBodySize: settings.maxRequestBodyBytes,
     });
     useCachedSseWriter(transport);
@@ -82,6 +90,21 @@ export class LegacySession implements Closable {
       onViewClose?.();
       if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
     };
+  }
+
+  /**
+   * A new GET arrived: the client has given up its previous standalone stream (a client
+   * holds one), even if that stream still looks open here (a proxy that never closed our
+   * side). Closes it so the new GET is served instead of refused with 409 and so
+   * notifications stop going into the dead stream. A GET that resumes another stream
+   * (`Last-Event-ID` of a POST stream) leaves the standalone stream alone.
+   */
+  async replaceStandaloneStream(lastEventId: string | undefined): Promise<void> {
+    if (lastEventId && this.#eventStore?.getStreamIdForEventId) {
+      const streamId = await this.#eventStore.getStreamIdForEventId(lastEventId).catch(() => undefined);
+      if (streamId !== STANDALONE_STREAM_ID) return;
+    }
+    this.transport.closeStandaloneSSEStream();
   }
 
   /** The client's GET stream opened: held notifications go out on it now. */
