@@ -212,6 +212,7 @@ export class HttpMcpServer extends BaseMcpServer {
             keepAliveMs: options.keepAliveMs,
             eventStore: this.#raw.eventStore,
             maxRequestBodyBytes: options.maxRequestBodyBytes,
+            calls: this.views.calls,
           },
           onError: (error) => this.logger.warn({ err: error }, 'MCP legacy session error'),
         });

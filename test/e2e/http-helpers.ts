@@ -176,3 +176,20 @@ export async function readSse(
 export function openStream(url: string, id: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { headers: { Accept: 'text/event-stream', ...sessionHeaders(id), ...headers } });
 }
+
+/** Resolves with a child process's exit code, or 'hung' (after killing it) when it outlives `ms`. */
+export function exitWithin(
+  child: import('node:child_process').ChildProcess,
+  ms: number,
+): Promise<number | null | 'hung'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('hung');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

@@ -93,6 +93,9 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     res.once('close', () => sessions.end(id));
     const { session } = entry;
     if (req.method === 'GET') await session.replaceStandaloneStream(headerValue(req, 'last-event-id'));
+    // DELETE closes the transport and every stream at once: answer the session's running calls first.
+    if (req.method === 'DELETE') await session.abortCalls('The session was deleted during the call.');
+    if (req.method === 'POST') abortOnDisconnect(res, session, body);
     await bridge(req, res, async (request) => {
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
       // A cancelled request gets no response (MCP cancellation), so end its POST stream here:
@@ -120,6 +123,30 @@ export function createStatelessLeg(
 ): LegHandler {
   const fallback = legacyStatelessFallback(factory, onError, { maxRequestBodySize: maxRequestBodyBytes });
   return (req, res, body) => bridge(req, res, (request) => fallback(request, { authInfo: req.auth, parsedBody: body }));
+}
+
+/**
+ * When a POST's connection dies before its response was complete, the calls it carried
+ * are aborted (reason `disconnected`): nobody can receive their results any more.
+ */
+function abortOnDisconnect(res: ServerResponse, session: LegacySession, body: unknown): void {
+  const ids = requestIds(body);
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      void session.abortCalls('The client connection closed during the call.', ids);
+    }
+  });
+}
+
+/** The ids of the requests (not notifications or responses) in a POST body (single or batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message: unknown) => {
+    if (!message || typeof message !== 'object') return [];
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
 }
 
 /** The request ids named by `notifications/cancelled` messages in a POST body (single or batch). */

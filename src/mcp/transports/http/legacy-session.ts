@@ -8,6 +8,8 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { ToolCallAbortedError } from '../../../errors.js';
+import type { InFlightCalls } from '../../view/in-flight-calls.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 
@@ -17,6 +19,8 @@ export interface LegacyTransportSettings {
   keepAliveMs: number;
   eventStore?: EventStore;
   maxRequestBodyBytes: number;
+  /** The server's running tool calls: a closing session or a dead connection aborts its own. */
+  calls: InFlightCalls;
 }
 
 /** Change notifications worth holding for a client whose GET stream is not open yet. */
@@ -48,6 +52,7 @@ export class LegacySession implements Closable {
   #openStreams = 0;
   #held?: Map<string, JSONRPCMessage>;
   readonly #eventStore?: SessionEventStore;
+  readonly #calls: InFlightCalls;
 
   /** @param onInitialized - called once, when `initialize` assigned the session id. */
   constructor(
@@ -57,6 +62,7 @@ export class LegacySession implements Closable {
     onInitialized: (id: string) => void,
   ) {
     this.#onInitialized = onInitialized;
+    this.#calls = settings.calls;
     // The id is chosen now so that the event store view can scope its streams to it.
     const sessionId = randomUUID();
     this.#eventStore = settings.eventStore && new SessionEventStore(settings.eventStore, sessionId);
@@ -120,9 +126,23 @@ export class LegacySession implements Closable {
     this.#openStreams = Math.max(0, this.#openStreams - 1);
   }
 
-  /** Closes the view, which closes the transport and its open SSE streams. */
-  close(): Promise<void> {
-    return this.view.close();
+  /**
+   * Ends the session's running calls (reason `disconnected`), each answered with a JSON-RPC
+   * error on its own POST stream, then closes the view, which closes the transport and its
+   * open SSE streams. Run for every way a session ends (DELETE, `closeSession()`, eviction,
+   * idle, `stop()`), so no call's POST is ended with an empty 200.
+   */
+  async close(): Promise<void> {
+    await this.abortCalls('The session was closed during the call.');
+    await this.view.close();
+  }
+
+  /**
+   * Aborts this session's running calls (those with an id in `ids`, when given) with reason
+   * `disconnected` and `message`; resolves once they were answered (bounded).
+   */
+  abortCalls(message: string, ids?: ReadonlyArray<string | number>): Promise<void> {
+    return this.#calls.abort(this.view, () => new ToolCallAbortedError('disconnected', message), ids);
   }
 
   #hold(message: JSONRPCMessage, options: TransportSendOptions | undefined): boolean {
