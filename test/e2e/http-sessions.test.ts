@@ -55,7 +55,7 @@ describe('HttpMcpServer legacy sessions', () => {
 
   it('reaps abandoned sessions after the idle timeout, but never one with an open stream', async () => {
     const events: HttpSessionEvent[] = [];
-    server = await startServer({ sessionIdleTimeoutMs: 150, onSessionEvent: (event) => events.push(event) });
+    server = await startServer({ sessionIdleTimeoutMs: 600, onSessionEvent: (event) => events.push(event) });
     const { url } = server.address;
     const abandoned = await Promise.all([openSession(url), openSession(url), openSession(url)]);
     const listening = await openSession(url);

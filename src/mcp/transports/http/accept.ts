@@ -33,3 +33,8 @@ export function acceptRefusal(req: ExpressRequest): string | undefined {
   setRequestHeader(req, 'Accept', required.join(', '));
   return undefined;
 }
+
+/** Whether a request's `Accept` allows an event-stream response (RFC 9110; an absent header does not count). */
+export function acceptsEventStream(req: ExpressRequest): boolean {
+  return Boolean(req.headers.accept?.trim()) && req.accepts('text/event-stream') !== false;
+}

@@ -7,7 +7,8 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, RequestHandler } from 'express';
-import { acceptRefusal } from './accept.js';
+import { markStreamable } from '../../sdk-internals/quiet-call-keepalive.js';
+import { acceptRefusal, acceptsEventStream } from './accept.js';
 import type { AuthedRequest } from './guards.js';
 import type { LegHandler } from './legacy-leg.js';
 import { sendHeaderMismatch, toolCallHeaderRefusal } from './param-headers.js';
@@ -76,7 +77,11 @@ export function createModernLeg(
   return async (req, res, body) => {
     const refusal = toolCallHeaderRefusal(body, req.headers, (tool) => inputSchema(tool, req.auth));
     if (refusal) return sendHeaderMismatch(res, body, refusal);
-    return bridge(req, res, (request) => handler.fetch(request, { authInfo: req.auth, parsedBody: body }));
+    const streamable = acceptsEventStream(req as unknown as ExpressRequest);
+    return bridge(req, res, (request) => {
+      if (streamable) markStreamable(request); // a quiet call may switch to SSE (keepalives)
+      return handler.fetch(request, { authInfo: req.auth, parsedBody: body });
+    });
   };
 }
 

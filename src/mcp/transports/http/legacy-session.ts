@@ -21,6 +21,8 @@ export interface LegacyTransportSettings {
   maxRequestBodyBytes: number;
   /** The server's running tool calls: a closing session or a dead connection aborts its own. */
   calls: InFlightCalls;
+  /** Told (once per process) when the SDK's SSE writer changed and the cached writer is off. */
+  onSdkMismatch?: (reason: string) => void;
 }
 
 /** Change notifications worth holding for a client whose GET stream is not open yet. */
@@ -78,7 +80,7 @@ export class LegacySession implements Closable {
       eventStore: this.#eventStore,
       maxRequestBodySize: settings.maxRequestBodyBytes,
     });
-    useCachedSseWriter(transport);
+    useCachedSseWriter(transport, settings.onSdkMismatch);
     if (!settings.eventStore) {
       const send = transport.send.bind(transport);
       transport.send = (message, options) =>
