@@ -65,6 +65,40 @@ describe('legacy HTTP: disconnects and DELETE during a call', () => {
     await again.text();
   });
 
+  it("aborts a 2026-07-28 call's signal (reason disconnected) when its connection closes", async () => {
+    const reasons: string[] = [];
+    const served = await serveWaiting(reasons);
+    ({ server } = served);
+    const controller = new AbortController();
+    const request = fetch(served.url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2026-07-28',
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'wait',
+      },
+      body: JSON.stringify({
+        ...CALL,
+        params: {
+          ...CALL.params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await until(() => served.running() === 1, 'the tool to start');
+    controller.abort();
+    await request;
+    await until(() => reasons.length === 1, 'the tool signal to abort', 3_000);
+    expect(reasons).toEqual(['disconnected']);
+  });
+
   it("answers a running call's POST with a JSON-RPC error when the session is deleted", async () => {
     const reasons: string[] = [];
     const served = await serveWaiting(reasons);
