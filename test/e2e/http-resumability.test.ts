@@ -1,6 +1,7 @@
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
+import { defineTool } from '../../src/registry/tool.js';
 import { openSession, openStream, post, readSse, sessionHeaders, startServer, type SseEvent } from './http-helpers.js';
 
 /** A plain in-memory event store, as an app would write one (sequential ids, one list for all streams). */
@@ -127,4 +128,43 @@ describe('a new GET stream replaces the old one (#17 item 2)', () => {
     const [event] = await readSse(fresh, (events) => events.length >= 1);
     expect(event!.message?.method).toBe('notifications/resources/list_changed');
   });
+});
+
+describe('resuming a POST stream that still looks open (#17 item 2, same kind)', () => {
+  it.each([true, false])(
+    'the GET with Last-Event-ID takes the stream over and gets the answer (lookup: %s)',
+    async (withLookup) => {
+      const server = await startServer({ eventStore: new ListEventStore(withLookup) });
+      try {
+        let release!: () => void;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        server.registerTool(defineTool({ name: 'held', execute: () => released.then(() => 'done') }));
+        const { url } = server.address;
+        const id = await openSession(url);
+        const call = await post(
+          url,
+          { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'held', arguments: {} } },
+          sessionHeaders(id),
+        );
+        // Read the priming event and then stop reading without closing: to the server the
+        // POST's stream still looks alive, as behind a proxy that keeps our side open.
+        const reader = call.body!.getReader();
+        const first = await Promise.race([
+          reader.read(),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no priming event')), 5_000)),
+        ]);
+        const primingId = /^id: (.+)$/m.exec(new TextDecoder().decode(first.value))?.[1];
+        expect(primingId).toBeDefined();
+        const resumed = await openStream(url, id, { 'Last-Event-ID': primingId! });
+        expect(resumed.status).toBe(200);
+        release();
+        const events = await readSse(resumed, (seen) => seen.some((event) => event.message?.id === 9));
+        expect(events.find((event) => event.message?.id === 9)?.message?.result).toMatchObject({
+          content: [{ type: 'text', text: 'done' }],
+        });
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

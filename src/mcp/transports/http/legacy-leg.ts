@@ -92,7 +92,7 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     sessions.begin(id);
     res.once('close', () => sessions.end(id));
     const { session } = entry;
-    if (req.method === 'GET') await session.replaceStandaloneStream(headerValue(req, 'last-event-id'));
+    if (req.method === 'GET') await session.replaceStream(headerValue(req, 'last-event-id'));
     // DELETE closes the transport and every stream at once: answer the session's running calls first.
     if (req.method === 'DELETE') await session.abortCalls('The session was deleted during the call.');
     if (req.method === 'POST') abortOnDisconnect(res, session, body);
@@ -127,10 +127,11 @@ export function createStatelessLeg(
 
 /**
  * When a POST's connection dies before its response was complete, the calls it carried
- * are aborted (reason `disconnected`): nobody can receive their results any more.
+ * are aborted (reason `disconnected`): nobody can receive their results any more. Not in a
+ * resumable session (event store): there the client may resume the stream and get them.
  */
 function abortOnDisconnect(res: ServerResponse, session: LegacySession, body: unknown): void {
-  const ids = requestIds(body);
+  const ids = session.resumable ? [] : requestIds(body);
   if (ids.length === 0) return;
   res.once('close', () => {
     if (!res.writableFinished) {

@@ -8,6 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
 import { ToolCallAbortedError } from '../../../errors.js';
 import type { InFlightCalls } from '../../view/in-flight-calls.js';
 import { SessionEventStore } from './session-event-store.js';
@@ -101,18 +102,30 @@ export class LegacySession implements Closable {
   }
 
   /**
-   * A new GET arrived: the client has given up its previous standalone stream (a client
-   * holds one), even if that stream still looks open here (a proxy that never closed our
-   * side). Closes it so the new GET is served instead of refused with 409 and so
-   * notifications stop going into the dead stream. A GET that resumes another stream
-   * (`Last-Event-ID` of a POST stream) leaves the standalone stream alone.
+   * A new GET arrived: the client has given up the stream it replaces, even if that stream
+   * still looks open here (a proxy that never closed our side). A plain GET replaces the
+   * standalone stream (a client holds one); a GET with `Last-Event-ID` replaces the stream
+   * it resumes (the standalone one or a POST's). The old stream is closed, so the new GET is
+   * served instead of refused with 409 and messages stop going into the dead stream.
    */
-  async replaceStandaloneStream(lastEventId: string | undefined): Promise<void> {
-    if (lastEventId && this.#eventStore?.getStreamIdForEventId) {
-      const streamId = await this.#eventStore.getStreamIdForEventId(lastEventId).catch(() => undefined);
-      if (streamId !== STANDALONE_STREAM_ID) return;
+  async replaceStream(lastEventId: string | undefined): Promise<void> {
+    const store = this.#eventStore;
+    if (lastEventId && store) {
+      // Without a lookup the SDK's replay itself replaces the stream it resumes.
+      if (!store.getStreamIdForEventId) return;
+      const streamId = await store.getStreamIdForEventId(lastEventId).catch(() => undefined);
+      if (streamId === undefined) return; // not this session's event: the SDK refuses it
+      if (streamId !== STANDALONE_STREAM_ID) {
+        closeTransportStream(this.transport, streamId);
+        return;
+      }
     }
     this.transport.closeStandaloneSSEStream();
+  }
+
+  /** True with an event store: a client can resume a dropped stream (`Last-Event-ID`) and still get its answers. */
+  get resumable(): boolean {
+    return this.#eventStore !== undefined;
   }
 
   /** The client's GET stream opened: held notifications go out on it now. */
