@@ -5,6 +5,16 @@ import type { CallAbort } from './call-abort.js';
 /** How long {@link InFlightCalls.abort} waits for aborted calls to be answered (ms). */
 export const ABORT_SETTLE_MS = 2_000;
 
+/** Waits for `promise` to settle, at most `ms` milliseconds (never rejects). */
+export async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref())),
+  ]);
+  clearTimeout(timer);
+}
+
 interface Entry {
   readonly abort: CallAbort;
   readonly settled: Promise<void>;
@@ -64,12 +74,7 @@ export class InFlightCalls {
   async #abortAndWait(targets: Entry[], reason: () => ToolCallAbortedError): Promise<void> {
     if (targets.length === 0) return;
     for (const { abort } of targets) abort.abort(reason());
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(targets.map((entry) => entry.settled)),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, ABORT_SETTLE_MS).unref())),
-    ]);
-    clearTimeout(timer);
+    await settleWithin(Promise.all(targets.map((entry) => entry.settled)), ABORT_SETTLE_MS);
     // The SDK sends a handler's answer a few microtasks after it returns: let it go out.
     await new Promise((resolve) => setImmediate(resolve));
   }

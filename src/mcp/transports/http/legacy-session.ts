@@ -10,7 +10,7 @@ import {
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
 import { ToolCallAbortedError } from '../../../errors.js';
-import type { InFlightCalls } from '../../view/in-flight-calls.js';
+import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../view/in-flight-calls.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 
@@ -56,6 +56,7 @@ export class LegacySession implements Closable {
   #held?: Map<string, JSONRPCMessage>;
   readonly #eventStore?: SessionEventStore;
   readonly #calls: InFlightCalls;
+  readonly #sending = new Set<Promise<void>>();
 
   /** @param onInitialized - called once, when `initialize` assigned the session id. */
   constructor(
@@ -82,11 +83,16 @@ export class LegacySession implements Closable {
       maxRequestBodySize: settings.maxRequestBodyBytes,
     });
     useCachedSseWriter(transport, settings.onSdkMismatch);
-    if (!settings.eventStore) {
-      const send = transport.send.bind(transport);
-      transport.send = (message, options) =>
-        this.#hold(message, options) ? Promise.resolve() : send(message, options);
-    }
+    const send = transport.send.bind(transport);
+    const resumable = this.#eventStore !== undefined;
+    transport.send = (message, options) => {
+      if (!resumable && this.#hold(message, options)) return Promise.resolve();
+      // Tracked so that closing the session waits for answers still being stored and written.
+      const sending = send(message, options);
+      this.#sending.add(sending);
+      void sending.catch(() => {}).finally(() => this.#sending.delete(sending));
+      return sending;
+    };
     this.transport = transport;
   }
 
@@ -156,8 +162,11 @@ export class LegacySession implements Closable {
    * Aborts this session's running calls (those with an id in `ids`, when given) with reason
    * `disconnected` and `message`; resolves once they were answered (bounded).
    */
-  abortCalls(message: string, ids?: ReadonlyArray<string | number>): Promise<void> {
-    return this.#calls.abort(this.view, () => new ToolCallAbortedError('disconnected', message), ids);
+  async abortCalls(message: string, ids?: ReadonlyArray<string | number>): Promise<void> {
+    await this.#calls.abort(this.view, () => new ToolCallAbortedError('disconnected', message), ids);
+    if (this.#sending.size === 0) return;
+    // Answers still being stored (event store) and written, at most ABORT_SETTLE_MS more.
+    await settleWithin(Promise.allSettled([...this.#sending]), ABORT_SETTLE_MS);
   }
 
   #hold(message: JSONRPCMessage, options: TransportSendOptions | undefined): boolean {
