@@ -1,6 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { ServerStateError } from '../errors.js';
+import { lazyRequire } from '../lazy-module.js';
 import { BaseMcpServer } from './mcp-server.js';
 import type { ServerInfo } from './server/server-info.js';
 import { ViewTools } from './view/view-tools.js';
@@ -9,6 +10,9 @@ import { resolveHttpOptions, type HttpMcpServerOptions } from './transports/http
 import type { HttpSessionEvent, HttpSessionInfo } from './transports/http/session-map.js';
 
 export type { HttpServerAddress };
+
+// The HTTP stack loads with the first HttpMcpServer, so importing the package root stays cheap for stdio servers.
+const loadExpress = lazyRequire<typeof import('express')>('express');
 
 /**
  * Serves MCP over Streamable HTTP (express 5), both protocol eras on one endpoint
@@ -42,7 +46,7 @@ export class HttpMcpServer extends BaseMcpServer {
   constructor(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}) {
     super(serverInfo, options);
     this.#raw = options;
-    this.#app = options.app ?? express();
+    this.#app = options.app ?? loadExpress()();
     this.#app.disable('x-powered-by');
     const tools = new ViewTools(this.registry);
     this.#endpoint = new HttpEndpoint(

@@ -65,7 +65,12 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
 
   const done = deps.calls.begin(deps.server, ctx.mcpReq.id, abort);
   const started = performance.now();
-  const base = { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId };
+  const base = {
+    name,
+    requestId: ctx.mcpReq.id,
+    sessionId: ctx.sessionId,
+    args: parsed.value as Record<string, unknown>,
+  };
   deps.events.safeEmit('toolCallStarted', base);
   let thrown: unknown;
   let result: CallToolResult;
@@ -105,6 +110,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     ...base,
     durationMs: performance.now() - started,
     isError: result.isError === true,
+    result,
     ...(thrown !== undefined && { error: thrown }),
   });
   return deps.server.projectCallToolResult(result, compiled.output?.json);
