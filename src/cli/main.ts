@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
+import { sessionOptions, type SessionFlags } from './session-flags.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -15,7 +16,7 @@ const program = new Command()
   .configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
 
 /** Options of `serve` as commander parses them. */
-interface ServeFlags {
+interface ServeFlags extends SessionFlags {
   stdio?: boolean;
   http?: boolean;
   port?: string;
@@ -44,6 +45,9 @@ program
     '127.0.0.1',
   )
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
+  .option('--session-idle-timeout <seconds>', 'close an HTTP session idle this long; 0 never (default 1800)')
+  .option('--max-sessions <n>', 'most live HTTP sessions (default 1000)')
+  .option('--session-limit-policy <policy>', 'at the cap: evict-lru (default) or reject (answer 503)')
   .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
   .option('-q, --quiet', 'do not print the startup banner')
   .action(async (folder: string | undefined, opts: ServeFlags) => {
@@ -56,7 +60,10 @@ program
     const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
-      : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);
+      : await serveHttpFolder(
+          { ...common, host: opts.host, port: parsePort(opts.port ?? '3000'), ...sessionOptions(opts) },
+          pkg.version,
+        );
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
     if ('waitUntilClosed' in server) await server.waitUntilClosed();

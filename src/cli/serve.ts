@@ -4,6 +4,7 @@ import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
+import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
 import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
@@ -22,6 +23,12 @@ export interface ServeHttpOptions extends ServeOptions {
   host?: string;
   /** TCP port; 0 picks a free one. */
   port?: number;
+  /** See `HttpMcpServerOptions`: idle time (ms) before a legacy session is closed, 0 never. */
+  sessionIdleTimeoutMs?: number;
+  /** See `HttpMcpServerOptions`: most live legacy sessions. */
+  maxSessions?: number;
+  /** See `HttpMcpServerOptions`: what `initialize` does at the cap. */
+  sessionLimitPolicy?: SessionLimitPolicy;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
@@ -88,6 +95,9 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
+    maxSessions: options.maxSessions,
+    sessionLimitPolicy: options.sessionLimitPolicy,
     documents: documentStore(options),
     ...(options.quiet && { logger: createDefaultLogger('warn') }),
   });

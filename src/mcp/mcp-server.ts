@@ -138,6 +138,7 @@ export abstract class BaseMcpServer {
       prompts: this.#prompts,
       resources: this.#resources,
       events: this.events,
+      calls: this.views.calls,
       pageSize: options.resourcePageSize,
       requestState: createRequestStateCodec<InputState>({
         key: options.requestStateKey ?? randomBytes(32),
@@ -353,8 +354,9 @@ export abstract class BaseMcpServer {
     } catch (error) {
       this.logger.error({ err: error }, 'onStop() failed; stopping anyway');
     }
-    // Calls still running get an error now, rather than no answer once the transport is gone.
-    await this.views.answerInFlight('The server is shutting down; the call did not complete.');
+    // Calls still running are aborted (reason `shutdown`) and answered through their own
+    // result path, once each, before the transports close.
+    await this.views.abortInFlight();
     try {
       await this.closeTransport();
     } finally {

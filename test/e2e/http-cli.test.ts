@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,22 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient } from '../support/clients.js';
+import { exitWithin } from './http-helpers.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-
-/** Resolves with the child's exit code, or 'hung' (after killing it) when it outlives `ms`. */
-function exitWithin(child: ChildProcess, ms: number): Promise<number | null | 'hung'> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve('hung');
-    }, ms);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
 
 describe('the real CLI `serve` over HTTP (the default transport)', () => {
   let folder: string;

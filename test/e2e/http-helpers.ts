@@ -117,3 +117,79 @@ export async function until(predicate: () => boolean, what: string, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** One server-sent event: its `id:` (if any), its `data:` parsed as JSON (undefined when empty). */
+export interface SseEvent {
+  id?: string;
+  message?: Record<string, unknown>;
+}
+
+/**
+ * Reads SSE events from a streaming response until `done(events)` holds, the stream ends
+ * or `timeoutMs` passes (then it throws); the stream is cancelled unless it ended.
+ * Returns the events read (comments such as keepalives are skipped).
+ */
+export async function readSse(
+  response: Response,
+  done: (events: SseEvent[]) => boolean,
+  timeoutMs = 5_000,
+): Promise<SseEvent[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: SseEvent[] = [];
+  let buffer = '';
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`SSE: timed out after ${timeoutMs} ms with ${events.length} events`)),
+      timeoutMs,
+    );
+  });
+  try {
+    while (!done(events)) {
+      const { value, done: ended } = await Promise.race([reader.read(), timeout]);
+      if (ended) return events;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: SseEvent = {};
+        let data: string | undefined;
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id: ')) event.id = line.slice(4);
+          else if (line.startsWith('data: ')) data = line.slice(6);
+        }
+        if (event.id === undefined && data === undefined) continue; // a comment (keepalive)
+        if (data) event.message = JSON.parse(data) as Record<string, unknown>;
+        events.push(event);
+      }
+    }
+    await reader.cancel().catch(() => {});
+    return events;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A GET stream (standalone SSE) of session `id`. */
+export function openStream(url: string, id: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { headers: { Accept: 'text/event-stream', ...sessionHeaders(id), ...headers } });
+}
+
+/** Resolves with a child process's exit code, or 'hung' (after killing it) when it outlives `ms`. */
+export function exitWithin(
+  child: import('node:child_process').ChildProcess,
+  ms: number,
+): Promise<number | null | 'hung'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve('hung');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

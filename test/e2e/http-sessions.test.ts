@@ -76,7 +76,7 @@ describe('HttpMcpServer legacy sessions', () => {
   });
 
   it('refuses a new session with 503 and Retry-After at the cap (policy reject)', async () => {
-    server = await startServer({ maxSessions: 2 });
+    server = await startServer({ maxSessions: 2, sessionLimitPolicy: 'reject' });
     const { url } = server.address;
     const first = await openSession(url);
     await openSession(url);
@@ -90,11 +90,10 @@ describe('HttpMcpServer legacy sessions', () => {
     expect(server.sessionCount).toBe(2);
   });
 
-  it('evicts the least recently used idle session at the cap (policy evict-lru)', async () => {
+  it('evicts the least recently used idle session at the cap (policy evict-lru, the default)', async () => {
     const events: HttpSessionEvent[] = [];
     server = await startServer({
       maxSessions: 2,
-      sessionLimitPolicy: 'evict-lru',
       onSessionEvent: (event) => events.push(event),
     });
     const { url } = server.address;

@@ -18,10 +18,11 @@ describe('stop() while a call is running', () => {
     const client = new Client({ name: 'stop-test', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.address.url)));
     const call = client.callTool({ name: 'forever', arguments: {} });
+    const failed = expect(call).rejects.toThrow(/shutting down/); // stop() waits until it is answered
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
     await server.stop();
-    await expect(call).rejects.toThrow(/shutting down/);
+    await failed;
     expect(Date.now() - started).toBeLessThan(3_000);
     await client.close().catch(() => {});
   });
@@ -31,8 +32,9 @@ describe('stop() while a call is running', () => {
     server.registerTool(forever());
     const client = await server.connect('legacy');
     const call = client.callTool({ name: 'forever', arguments: {} });
+    const failed = expect(call).rejects.toThrow(/shutting down/);
     await new Promise((resolve) => setTimeout(resolve, 100));
     await server.stop();
-    await expect(call).rejects.toThrow(/shutting down/);
+    await failed;
   });
 });

@@ -1,6 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { useCachedSseWriter } from '../../src/mcp/sdk-internals/cached-sse-writer.js';
+import {
+  checkSdkSseWriter,
+  sdkSseWriterMatches,
+  useCachedSseWriter,
+} from '../../src/mcp/sdk-internals/cached-sse-writer.js';
+import { checkQuietCallKeepalive } from '../../src/mcp/sdk-internals/quiet-call-keepalive.js';
 import { markSerializedOnce, serializedOnce } from '../../src/mcp/view/serialized-once.js';
 
 type Writer = (
@@ -71,5 +76,49 @@ describe('cached SSE writer (serialized-once tools/list)', () => {
     markSerializedOnce(loose);
     expect(serializedOnce(loose)).toBeUndefined();
     expect(serializedOnce(Object.freeze([1]))).toBeUndefined();
+  });
+});
+
+/** #16 part 4: the start-up self-check keeps the SDK path when the SDK's private writer changed, and says so once. */
+describe('SDK internals self-check', () => {
+  it('passes for the installed SDK, and the cached writer is used', () => {
+    const warnings: string[] = [];
+    expect(checkSdkSseWriter((reason) => warnings.push(reason))).toBe(true);
+    expect(checkQuietCallKeepalive((reason) => warnings.push(reason))).toBe(true);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const original = (transport as unknown as { writeSSEEvent: Writer }).writeSSEEvent;
+    expect(useCachedSseWriter(transport)).toBe(true);
+    expect((transport as unknown as { writeSSEEvent: Writer }).writeSSEEvent).not.toBe(original);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a writer that frames events differently',
+      function (this: unknown, controller: { enqueue(chunk: Uint8Array): void }, encoder, message, eventId) {
+        controller.enqueue(encoder.encode(`${eventId ? `id: ${eventId}\n` : ''}data: ${JSON.stringify(message)}\n\n`));
+        return true;
+      } as Writer,
+    ],
+    [
+      'a writer with another signature',
+      function (this: unknown, controller: { enqueue(chunk: Uint8Array): void }, message: unknown) {
+        controller.enqueue(new TextEncoder().encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+        return true;
+      } as unknown as Writer,
+    ],
+  ])('with %s: keeps the SDK writer on every transport and reports it once', (_label, changed) => {
+    const warnings: string[] = [];
+    const transports = [1, 2, 3].map(() => {
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      (transport as unknown as { writeSSEEvent: Writer }).writeSSEEvent = changed;
+      return transport;
+    });
+    for (const transport of transports) {
+      expect(useCachedSseWriter(transport, (reason) => warnings.push(reason))).toBe(false);
+      expect((transport as unknown as { writeSSEEvent: Writer }).writeSSEEvent).toBe(changed);
+    }
+    expect(warnings).toHaveLength(1);
+    expect(sdkSseWriterMatches(changed)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
-import { answerInFlight } from '../sdk-internals/in-flight.js';
+import { ToolCallAbortedError } from '../../errors.js';
+import { InFlightCalls } from '../view/in-flight-calls.js';
 
 /**
  * Something that can tell connected clients about a change: a long-lived view (its
@@ -21,6 +22,8 @@ export interface ChangeSink {
 export class LiveViews {
   readonly #views = new Set<Server>();
   readonly #sinks = new Set<ChangeSink>();
+  /** The tool calls running on every view, tracked or request-scoped. */
+  readonly calls = new InFlightCalls();
 
   constructor(private readonly onError: (error: unknown) => void) {}
 
@@ -69,9 +72,15 @@ export class LiveViews {
     );
   }
 
-  /** Answers every tool call still running on a live view with an error saying why (used by `stop()`). */
-  async answerInFlight(message: string): Promise<void> {
-    await Promise.allSettled([...this.#views].map((view) => answerInFlight(view, message)));
+  /**
+   * Aborts every tool call still running, on any view, with reason `shutdown` and waits
+   * (bounded) until each was answered through its normal result path: a JSON-RPC error
+   * saying the server is shutting down (used by `stop()`, before the transports close).
+   */
+  async abortInFlight(): Promise<void> {
+    await this.calls.abortAll(
+      () => new ToolCallAbortedError('shutdown', 'The server is shutting down; the call did not complete.'),
+    );
   }
 
   /** Closes every view (used by `stop()`). */

@@ -8,12 +8,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolCallAbortedError } from '../../errors.js';
 import { CallAbort } from './call-abort.js';
-import { beginCall } from '../sdk-internals/in-flight.js';
 import type { Tool } from '../../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
 import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
+import type { InFlightCalls } from './in-flight-calls.js';
 import type { ViewTools } from './view-tools.js';
 
 /** What a view needs to run tool calls. */
@@ -22,14 +22,24 @@ export interface ToolCallDeps {
   tools: ViewTools;
   events: ServerEvents;
   requestState: RequestStateCodec<InputState>;
+  /** Where running calls are registered, so a shutdown or a closing session can abort them. */
+  calls: InFlightCalls;
+}
+
+/** Abort reasons that end the call with a JSON-RPC error rather than a tool result: nobody asked for a result. */
+function endsWithProtocolError(error: unknown): error is ToolCallAbortedError {
+  return error instanceof ToolCallAbortedError && (error.reason === 'shutdown' || error.reason === 'disconnected');
 }
 
 /**
  * Serves one `tools/call` (MCP 2025-11-25 / 2026-07-28 "Tools"): resolve, validate,
- * run with a signal that aborts on cancellation, disconnection or `timeoutMs`, check
- * `structuredContent` against the output schema, and report start/finish events.
+ * run with a signal that aborts on cancellation, disconnection, session end, `stop()` or
+ * `timeoutMs`, check `structuredContent` against the output schema, and report
+ * start/finish events.
  *
- * @throws ProtocolError -32602 for an unknown (or inaccessible) or disabled tool.
+ * @throws ProtocolError -32602 for an unknown (or inaccessible) or disabled tool; -32603
+ *   with the abort's message when the call was ended by `stop()` (`shutdown`) or by its
+ *   connection or session going away (`disconnected`).
  */
 export async function callTool(deps: ToolCallDeps, name: string, args: unknown, ctx: ServerContext) {
   const auth = ctx.http?.authInfo;
@@ -53,7 +63,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
   const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
 
-  const done = beginCall(deps.server, ctx.mcpReq.id);
+  const done = deps.calls.begin(deps.server, ctx.mcpReq.id, abort);
   const started = performance.now();
   const base = {
     name,
@@ -85,6 +95,10 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     if (outcome) {
       finish({ isError: false, inputRequired: true });
       return outcome;
+    }
+    if (endsWithProtocolError(error)) {
+      finish({ isError: true, error });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
     }
     thrown = error;
     result = errorToCallToolResult(name, error);

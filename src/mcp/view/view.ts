@@ -5,6 +5,7 @@ import type { Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { installCompletionHandlers } from './completion-handlers.js';
+import type { InFlightCalls } from './in-flight-calls.js';
 import type { InputState } from '../context/input-rounds.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
@@ -26,6 +27,8 @@ export interface ViewModel {
   readonly events: ServerEvents;
   /** Seals the 2026-07-28 multi-round-trip `requestState` (HMAC). */
   readonly requestState: RequestStateCodec<InputState>;
+  /** The tool calls running on every view (aborted by `stop()` and by closing sessions). */
+  readonly calls: InFlightCalls;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
   /** Server instructions followed by every tool package's instructions, or undefined. */
@@ -64,7 +67,13 @@ export function createView(
   });
   server.onerror = (error) => model.onError(error);
   const tools = new ViewTools(model.registry, sessionTools);
-  installToolHandlers(server, { server, tools, events: model.events, requestState: model.requestState });
+  installToolHandlers(server, {
+    server,
+    tools,
+    events: model.events,
+    requestState: model.requestState,
+    calls: model.calls,
+  });
   installResourceHandlers(server, model);
   installSubscriptionHandlers(server);
   installPromptHandlers(server, model.prompts, model.requestState);

@@ -7,16 +7,14 @@ import {
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, RequestHandler } from 'express';
+import { markStreamable } from '../../sdk-internals/quiet-call-keepalive.js';
+import { acceptRefusal, acceptsEventStream } from './accept.js';
 import type { AuthedRequest } from './guards.js';
 import type { LegHandler } from './legacy-leg.js';
 import { sendHeaderMismatch, toolCallHeaderRefusal } from './param-headers.js';
+import { headerValue as header } from './request-headers.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 import type { WebBridge } from './web-bridge.js';
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 const HANDSHAKE_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 
@@ -79,18 +77,27 @@ export function createModernLeg(
   return async (req, res, body) => {
     const refusal = toolCallHeaderRefusal(body, req.headers, (tool) => inputSchema(tool, req.auth));
     if (refusal) return sendHeaderMismatch(res, body, refusal);
-    return bridge(req, res, (request) => handler.fetch(request, { authInfo: req.auth, parsedBody: body }));
+    const streamable = acceptsEventStream(req as unknown as ExpressRequest);
+    return bridge(req, res, (request) => {
+      if (streamable) markStreamable(request); // a quiet call may switch to SSE (keepalives)
+      return handler.fetch(request, { authInfo: req.auth, parsedBody: body });
+    });
   };
 }
 
 /**
  * The MCP endpoint's final handler: sends each request to the legacy or the modern
- * leg (body parsed once, upstream). A leg that throws is logged and answered 500.
+ * leg (body parsed once, upstream). A legacy request whose `Accept` does not allow the
+ * response types is answered 406 (see {@link acceptRefusal}). A leg that throws is
+ * logged and answered 500.
  */
 export function eraRouter(legacy: LegHandler, modern: LegHandler, onError: (error: unknown) => void): RequestHandler {
   return (req: ExpressRequest, res) => {
     const body: unknown = req.body;
-    const leg = isLegacyHttpRequest(req, body) ? legacy : modern;
+    const isLegacy = isLegacyHttpRequest(req, body);
+    const refusal = isLegacy ? acceptRefusal(req) : undefined;
+    if (refusal) return sendRpcError(res, 406, HttpRpcError.SERVER_ERROR, refusal);
+    const leg = isLegacy ? legacy : modern;
     leg(req as AuthedRequest, res, body).catch((error: unknown) => {
       onError(error);
       sendRpcError(res, 500, HttpRpcError.INTERNAL_ERROR, 'Internal server error');

@@ -11,11 +11,18 @@ interface BodyRefusal {
   message: string;
 }
 
+/**
+ * How much of an oversized body is still read (and thrown away) before the 413 goes out:
+ * a client that is still writing when the server closes the connection gets EPIPE or a
+ * reset instead of the answer. Past these bounds the 413 is sent and the connection closed.
+ */
+export const OVERSIZED_BODY_DRAIN = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxMs: 5_000 });
+
 const UTF8_CHARSET = /;\s*charset\s*=\s*"?(utf-?8)"?\s*(;|$)/i;
 const ANY_CHARSET = /;\s*charset\s*=/i;
 
 /** What a POST's headers say before any byte is read: a refusal, or undefined to read on. */
-function refuseByHeaders(req: IncomingMessage, limit: number): BodyRefusal | undefined {
+function refuseByHeaders(req: IncomingMessage): BodyRefusal | undefined {
   const type = req.headers['content-type'];
   if (!isJsonContentType(type) || (ANY_CHARSET.test(type ?? '') && !UTF8_CHARSET.test(type ?? ''))) {
     return {
@@ -28,8 +35,30 @@ function refuseByHeaders(req: IncomingMessage, limit: number): BodyRefusal | und
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
     return { status: 415, code: HttpRpcError.SERVER_ERROR, message: `Unsupported Content-Encoding: ${encoding}` };
   }
-  if (Number(req.headers['content-length']) > limit) return tooLarge(limit);
   return undefined;
+}
+
+/**
+ * Reads and discards the rest of a request body, resolving when it ended, failed, or
+ * {@link OVERSIZED_BODY_DRAIN} bounds (counting `received` bytes already read) are reached.
+ */
+function drain(req: IncomingMessage, received: number): Promise<void> {
+  return new Promise((resolve) => {
+    let size = received;
+    const timer = setTimeout(() => finish(), OVERSIZED_BODY_DRAIN.maxMs);
+    const finish = () => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', finish).off('error', finish).off('aborted', finish).off('close', finish);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > OVERSIZED_BODY_DRAIN.maxBytes) finish();
+    };
+    if (req.readableEnded || req.destroyed) return finish();
+    req.on('data', onData).once('end', finish).once('error', finish).once('aborted', finish).once('close', finish);
+    req.resume();
+  });
 }
 
 function tooLarge(limit: number): BodyRefusal {
@@ -40,20 +69,30 @@ function tooLarge(limit: number): BodyRefusal {
   };
 }
 
-/** Reads the whole body, stopping as soon as more than `limit` bytes arrived. */
+/**
+ * Reads the whole body; when more than `limit` bytes arrive (or are declared) the rest is
+ * drained (see {@link drain}) and a 413 refusal returned.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRefusal> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) {
+    return declared > OVERSIZED_BODY_DRAIN.maxBytes
+      ? Promise.resolve(tooLarge(limit))
+      : drain(req, 0).then(() => tooLarge(limit));
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: Buffer | BodyRefusal) => {
+    const finish = (result: Buffer | BodyRefusal | undefined) => {
       req.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onError);
-      resolve(result);
+      if (result) resolve(result);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.pause();
-        finish(tooLarge(limit));
+        chunks.length = 0;
+        finish(undefined);
+        void drain(req, size).then(() => resolve(tooLarge(limit)));
       } else chunks.push(chunk);
     };
     const onEnd = () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
@@ -67,10 +106,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRef
  * Reads and parses a POST's JSON body exactly once, into `req.body`, for both eras
  * (GET/DELETE carry none: `req.body` stays undefined). Refusals are JSON-RPC errors:
  * 415 for a Content-Type other than `application/json` (UTF-8, RFC 8259 section 8.1) or
- * a compressed body, 413 for more than `limit` bytes (declared or received; the
- * connection is then closed), 400 `-32700 Parse error` for malformed JSON, 400 `-32600 Invalid
- * Request` for JSON that is not one JSON-RPC message (a batch, a fractional id, `_meta: null`;
- * with the request's id when it can be read, see `json-rpc-shape.ts`).
+ * a compressed body, 413 for more than `limit` bytes (declared or received; the rest of
+ * the body is read and discarded first, within {@link OVERSIZED_BODY_DRAIN}, so the client
+ * reads the 413 instead of a broken pipe; the connection is then closed), 400
+ * `-32700 Parse error` for malformed JSON, 400 `-32600 Invalid Request` for JSON that is not one
+ * JSON-RPC message (a batch, a fractional id, `_meta: null`; with the request's id when it can be
+ * read, see `json-rpc-shape.ts`).
  *
  * A few lines instead of `express.json()`: the endpoint accepts exactly one media type,
  * and skipping body-parser's content negotiation, charset decoding and inflation
@@ -79,7 +120,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRef
 export function jsonBody(limit: number): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
-    const refused = refuseByHeaders(req, limit);
+    const refused = refuseByHeaders(req);
     const answer = (refusal: BodyRefusal) =>
       sendRpcError(
         res,

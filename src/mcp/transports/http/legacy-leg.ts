@@ -6,6 +6,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import type { AuthedRequest } from './guards.js';
+import { headerValue } from './request-headers.js';
 import { LegacySession, type LegacyTransportSettings } from './legacy-session.js';
 import { invalidInitializeResponse } from '../json-rpc-shape.js';
 import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
@@ -24,11 +25,6 @@ export interface SessionfulLegOptions {
   bridge: WebBridge;
   transport: LegacyTransportSettings;
   onError(error: unknown): void;
-}
-
-function sessionHeader(req: AuthedRequest): string | undefined {
-  const value = req.headers['mcp-session-id'];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Whether the body is an `initialize` request, valid or not (the body is one JSON-RPC message, see `json-body.ts`). */
@@ -80,7 +76,7 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
   };
 
   return async (req, res, body) => {
-    const id = sessionHeader(req);
+    const id = headerValue(req, 'mcp-session-id');
     if (id === undefined) {
       if (req.method === 'POST' && isInitialize(body)) {
         // A malformed initialize (say, without `capabilities`) is answered as one: -32602 naming the field.
@@ -101,6 +97,10 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     sessions.begin(id);
     res.once('close', () => sessions.end(id));
     const { session } = entry;
+    if (req.method === 'GET') await session.replaceStream(headerValue(req, 'last-event-id'));
+    // DELETE closes the transport and every stream at once: answer the session's running calls first.
+    if (req.method === 'DELETE') await session.abortCalls('The session was deleted during the call.');
+    if (req.method === 'POST') abortOnDisconnect(res, session, body);
     await bridge(req, res, async (request) => {
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
       // A cancelled request gets no response (MCP cancellation), so end its POST stream here:
@@ -128,6 +128,31 @@ export function createStatelessLeg(
 ): LegHandler {
   const fallback = legacyStatelessFallback(factory, onError, { maxRequestBodySize: maxRequestBodyBytes });
   return (req, res, body) => bridge(req, res, (request) => fallback(request, { authInfo: req.auth, parsedBody: body }));
+}
+
+/**
+ * When a POST's connection dies before its response was complete, the calls it carried
+ * are aborted (reason `disconnected`): nobody can receive their results any more. Not in a
+ * resumable session (event store): there the client may resume the stream and get them.
+ */
+function abortOnDisconnect(res: ServerResponse, session: LegacySession, body: unknown): void {
+  const ids = session.resumable ? [] : requestIds(body);
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (!res.writableFinished) {
+      void session.abortCalls('The client connection closed during the call.', ids);
+    }
+  });
+}
+
+/** The ids of the requests (not notifications or responses) in a POST body (single or batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message: unknown) => {
+    if (!message || typeof message !== 'object') return [];
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number') ? [id] : [];
+  });
 }
 
 /** The request ids named by `notifications/cancelled` messages in a POST body (single or batch). */

@@ -8,6 +8,10 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
+import { ToolCallAbortedError } from '../../../errors.js';
+import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../view/in-flight-calls.js';
+import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 
 /** Transport settings shared by every legacy session. */
@@ -16,6 +20,10 @@ export interface LegacyTransportSettings {
   keepAliveMs: number;
   eventStore?: EventStore;
   maxRequestBodyBytes: number;
+  /** The server's running tool calls: a closing session or a dead connection aborts its own. */
+  calls: InFlightCalls;
+  /** Told (once per process) when the SDK's SSE writer changed and the cached writer is off. */
+  onSdkMismatch?: (reason: string) => void;
 }
 
 /** Change notifications worth holding for a client whose GET stream is not open yet. */
@@ -27,6 +35,8 @@ const HELD_METHODS = new Set([
 ]);
 /** At most this many distinct held notifications per session (resource URIs are the only variable part). */
 const MAX_HELD = 64;
+/** The SDK transport's name for a session's standalone GET stream (in every session). */
+const STANDALONE_STREAM_ID = '_GET_stream';
 
 /**
  * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
@@ -36,13 +46,17 @@ const MAX_HELD = 64;
  * Change notifications (`list_changed`, `resources/updated`) sent while the client has
  * no GET stream open are held, one per kind (and URI), and sent when its stream opens,
  * so a change made between `initialize` and the client's GET is not lost. Without an
- * event store only; with one, the SDK's replay (`Last-Event-ID`) covers it.
+ * event store only; with one, the SDK's replay (`Last-Event-ID`) covers it. The app's
+ * event store is seen through a {@link SessionEventStore}, so replays never cross sessions.
  */
 export class LegacySession implements Closable {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   #onInitialized?: (id: string) => void;
   #openStreams = 0;
   #held?: Map<string, JSONRPCMessage>;
+  readonly #eventStore?: SessionEventStore;
+  readonly #calls: InFlightCalls;
+  readonly #sending = new Set<Promise<void>>();
 
   /** @param onInitialized - called once, when `initialize` assigned the session id. */
   constructor(
@@ -52,8 +66,12 @@ export class LegacySession implements Closable {
     onInitialized: (id: string) => void,
   ) {
     this.#onInitialized = onInitialized;
+    this.#calls = settings.calls;
+    // The id is chosen now so that the event store view can scope its streams to it.
+    const sessionId = randomUUID();
+    this.#eventStore = settings.eventStore && new SessionEventStore(settings.eventStore, sessionId);
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
+      sessionIdGenerator: () => sessionId,
       onsessioninitialized: (id) => {
         const callback = this.#onInitialized;
         this.#onInitialized = undefined;
@@ -61,15 +79,20 @@ export class LegacySession implements Closable {
       },
       onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
       keepAliveMs: settings.keepAliveMs,
-      eventStore: settings.eventStore,
+      eventStore: this.#eventStore,
       maxRequestBodySize: settings.maxRequestBodyBytes,
     });
-    useCachedSseWriter(transport);
-    if (!settings.eventStore) {
-      const send = transport.send.bind(transport);
-      transport.send = (message, options) =>
-        this.#hold(message, options) ? Promise.resolve() : send(message, options);
-    }
+    useCachedSseWriter(transport, settings.onSdkMismatch);
+    const send = transport.send.bind(transport);
+    const resumable = this.#eventStore !== undefined;
+    transport.send = (message, options) => {
+      if (!resumable && this.#hold(message, options)) return Promise.resolve();
+      // Tracked so that closing the session waits for answers still being stored and written.
+      const sending = send(message, options);
+      this.#sending.add(sending);
+      void sending.catch(() => {}).finally(() => this.#sending.delete(sending));
+      return sending;
+    };
     this.transport = transport;
   }
 
@@ -82,6 +105,33 @@ export class LegacySession implements Closable {
       onViewClose?.();
       if (transport.sessionId) sessions.remove(transport.sessionId, 'closed');
     };
+  }
+
+  /**
+   * A new GET arrived: the client has given up the stream it replaces, even if that stream
+   * still looks open here (a proxy that never closed our side). A plain GET replaces the
+   * standalone stream (a client holds one); a GET with `Last-Event-ID` replaces the stream
+   * it resumes (the standalone one or a POST's). The old stream is closed, so the new GET is
+   * served instead of refused with 409 and messages stop going into the dead stream.
+   */
+  async replaceStream(lastEventId: string | undefined): Promise<void> {
+    const store = this.#eventStore;
+    if (lastEventId && store) {
+      // Without a lookup the SDK's replay itself replaces the stream it resumes.
+      if (!store.getStreamIdForEventId) return;
+      const streamId = await store.getStreamIdForEventId(lastEventId).catch(() => undefined);
+      if (streamId === undefined) return; // not this session's event: the SDK refuses it
+      if (streamId !== STANDALONE_STREAM_ID) {
+        closeTransportStream(this.transport, streamId);
+        return;
+      }
+    }
+    this.transport.closeStandaloneSSEStream();
+  }
+
+  /** True with an event store: a client can resume a dropped stream (`Last-Event-ID`) and still get its answers. */
+  get resumable(): boolean {
+    return this.#eventStore !== undefined;
   }
 
   /** The client's GET stream opened: held notifications go out on it now. */
@@ -97,9 +147,26 @@ export class LegacySession implements Closable {
     this.#openStreams = Math.max(0, this.#openStreams - 1);
   }
 
-  /** Closes the view, which closes the transport and its open SSE streams. */
-  close(): Promise<void> {
-    return this.view.close();
+  /**
+   * Ends the session's running calls (reason `disconnected`), each answered with a JSON-RPC
+   * error on its own POST stream, then closes the view, which closes the transport and its
+   * open SSE streams. Run for every way a session ends (DELETE, `closeSession()`, eviction,
+   * idle, `stop()`), so no call's POST is ended with an empty 200.
+   */
+  async close(): Promise<void> {
+    await this.abortCalls('The session was closed during the call.');
+    await this.view.close();
+  }
+
+  /**
+   * Aborts this session's running calls (those with an id in `ids`, when given) with reason
+   * `disconnected` and `message`; resolves once they were answered (bounded).
+   */
+  async abortCalls(message: string, ids?: ReadonlyArray<string | number>): Promise<void> {
+    await this.#calls.abort(this.view, () => new ToolCallAbortedError('disconnected', message), ids);
+    if (this.#sending.size === 0) return;
+    // Answers still being stored (event store) and written, at most ABORT_SETTLE_MS more.
+    await settleWithin(Promise.allSettled([...this.#sending]), ABORT_SETTLE_MS);
   }
 
   #hold(message: JSONRPCMessage, options: TransportSendOptions | undefined): boolean {

@@ -41,9 +41,11 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   /** Most live legacy sessions at once. Default `1000`. */
   maxSessions?: number;
   /**
-   * What `initialize` does when `maxSessions` are live: `'reject'` answers 503 with
-   * `Retry-After` (default); `'evict-lru'` closes the least recently used idle session
-   * (reason `evicted`) and answers 503 only when every session is busy.
+   * What `initialize` does when `maxSessions` are live: `'evict-lru'` (default) closes the
+   * least recently used idle session (reason `evicted`; its client gets 404 next and
+   * re-initializes) and answers 503 only when every session is busy; `'reject'` answers 503
+   * with `Retry-After`. The default cannot lock new clients out: many clients never send
+   * DELETE, so under `'reject'` abandoned sessions fill the cap until they idle out.
    */
   sessionLimitPolicy?: SessionLimitPolicy;
   /**
@@ -179,7 +181,7 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
       true,
     ),
     maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
-    sessionLimitPolicy: options.sessionLimitPolicy ?? 'reject',
+    sessionLimitPolicy: options.sessionLimitPolicy ?? 'evict-lru',
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false),
     allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
     allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,

@@ -1,0 +1,40 @@
+import type { Request as ExpressRequest } from 'express';
+import { setRequestHeader } from './request-headers.js';
+
+/** The media types a handshake-era request must accept (MCP 2025-11-25, Streamable HTTP), by method. */
+const REQUIRED: Partial<Record<string, readonly string[]>> = {
+  POST: ['application/json', 'text/event-stream'],
+  GET: ['text/event-stream'],
+};
+
+/**
+ * Checks a handshake-era request's `Accept` header as RFC 9110 section 12.5.1 reads it
+ * (media ranges matched case-insensitively, `*` wildcards such as `*\/*` and
+ * `application/*`, q-values with `q=0` meaning "not acceptable"; parsed by express's
+ * `accepts`/`negotiator`, not by substring). A POST must accept both `application/json`
+ * and `text/event-stream`, a GET `text/event-stream` (Streamable HTTP: "The client MUST
+ * include an Accept header"); an absent header is refused like the SDK refuses it.
+ *
+ * On success the header is rewritten to the plain list of those types, because the SDK
+ * transport behind checks it by substring (`Accept: *\/*` would get its 406).
+ *
+ * @returns undefined when acceptable, else the 406 message to answer with.
+ */
+export function acceptRefusal(req: ExpressRequest): string | undefined {
+  const required = REQUIRED[req.method];
+  if (!required) return undefined;
+  const header = req.headers.accept;
+  const missing = !header?.trim() ? required : required.filter((type) => req.accepts(type) === false);
+  if (missing.length > 0) {
+    return required.length > 1
+      ? `Not Acceptable: Client must accept both ${required.join(' and ')}`
+      : `Not Acceptable: Client must accept ${required[0]}`;
+  }
+  setRequestHeader(req, 'Accept', required.join(', '));
+  return undefined;
+}
+
+/** Whether a request's `Accept` allows an event-stream response (RFC 9110; an absent header does not count). */
+export function acceptsEventStream(req: ExpressRequest): boolean {
+  return Boolean(req.headers.accept?.trim()) && req.accepts('text/event-stream') !== false;
+}

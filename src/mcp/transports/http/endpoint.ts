@@ -1,0 +1,207 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createMcpHandler,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type AuthInfo,
+  type McpHttpHandler,
+  type Server,
+} from '@modelcontextprotocol/server';
+import type { Express } from 'express';
+import type { Logger } from '../../../logger.js';
+import { checkSdkSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
+import type { ChangeSink } from '../../server/live-views.js';
+import type { InFlightCalls } from '../../view/in-flight-calls.js';
+import { answerClientError } from './client-error.js';
+import { createModernLeg, eraRouter } from './era-router.js';
+import { authGuard, corsGuard, hostOriginGuard } from './guards.js';
+import { mountHealthRoutes, type ReadinessReport } from './health.js';
+import { jsonBody } from './json-body.js';
+import { createSessionfulLeg, createStatelessLeg } from './legacy-leg.js';
+import type { LegacySession } from './legacy-session.js';
+import type { HttpMcpServerOptions, ResolvedHttpOptions } from './options.js';
+import { SessionMap, type HttpSessionEvent } from './session-map.js';
+import { createWebBridge } from './web-bridge.js';
+
+/** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
+const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
+
+/** Where a started endpoint listens. */
+export interface HttpServerAddress {
+  /** The bound host as configured (e.g. `127.0.0.1`, `0.0.0.0`). */
+  readonly host: string;
+  /** The bound TCP port (the real one when `port: 0` was asked). */
+  readonly port: number;
+  /** URL of the MCP endpoint, e.g. `http://127.0.0.1:3000/mcp` (a wildcard host is shown as loopback). */
+  readonly url: string;
+}
+
+/** What the endpoint needs from the server that owns it (`HttpMcpServer`). */
+export interface EndpointHost {
+  readonly logger: Logger;
+  /** The running tool calls of every view (a dead connection or closing session aborts its own). */
+  readonly calls: InFlightCalls;
+  /** A per-request view (2026-07-28, stateless legacy). */
+  createRequestScopedServer(): Server;
+  /** A tracked, long-lived view for a new legacy session. */
+  createSessionView(authInfo: AuthInfo | undefined): Server;
+  /** Adds the modern handler's notifier to the change fan-out; returns its remover. */
+  addSink(sink: ChangeSink): () => void;
+  /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
+  inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
+  /** True while the server is running (readiness). */
+  isRunning(): boolean;
+  /** A legacy session was created or closed. */
+  onSessionEvent(event: HttpSessionEvent): void;
+}
+
+/**
+ * The Streamable HTTP endpoint of an `HttpMcpServer`: it owns the middleware chain on the
+ * express app (CORS, Host/Origin, auth, JSON body, era router), the legacy sessions, the
+ * SDK's 2026-07-28 handler, the Node listener and their shutdown. `HttpMcpServer` is its
+ * facade; see `docs/http-server.md` for the behaviour.
+ */
+export class HttpEndpoint {
+  readonly sessions: SessionMap<LegacySession>;
+  readonly #host: EndpointHost;
+  readonly #options: ResolvedHttpOptions;
+  readonly #raw: HttpMcpServerOptions;
+  readonly #app: Express;
+  #modern?: McpHttpHandler;
+  #removeSink?: () => void;
+  #http?: http.Server;
+  #address?: HttpServerAddress;
+
+  constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpMcpServerOptions) {
+    this.#host = host;
+    this.#app = app;
+    this.#options = options;
+    this.#raw = raw;
+    this.sessions = new SessionMap<LegacySession>({
+      idleTimeoutMs: options.sessionIdleTimeoutMs,
+      maxSessions: options.maxSessions,
+      policy: options.sessionLimitPolicy,
+      onEvent: (event) => host.onSessionEvent(event),
+      onError: (error) => host.logger.warn({ err: error }, 'HTTP session error'),
+    });
+  }
+
+  /** Where the endpoint listens, once {@link listen} resolved. */
+  get address(): HttpServerAddress | undefined {
+    return this.#address;
+  }
+
+  /**
+   * Mounts the health routes and the MCP endpoint, then listens on `host:port`.
+   * @throws Error (with the Node `code`, e.g. `EADDRINUSE`) when the port cannot be bound.
+   */
+  async listen(): Promise<HttpServerAddress> {
+    this.#mount();
+    const { host, port, path } = this.#options;
+    const server = http.createServer(this.#app);
+    server.on('clientError', answerClientError); // a JSON-RPC body on 431/400/408 too
+    this.#http = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const bound = (server.address() as AddressInfo).port;
+    const urlHost =
+      host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+    this.#address = { host, port: bound, url: `http://${urlHost}:${bound}${path}` };
+    this.sessions.startSweeper();
+    return this.#address;
+  }
+
+  /** Closes every session (`shutdown`), the modern handler's streams and every socket. */
+  async close(): Promise<void> {
+    this.sessions.stopSweeper();
+    this.#removeSink?.();
+    await this.sessions.closeAll('shutdown');
+    await this.#modern?.close();
+    const server = this.#http;
+    if (server?.listening) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+  }
+
+  #readiness(): ReadinessReport {
+    return {
+      status: this.#host.isRunning() ? 'ready' : 'not-ready',
+      mode: this.#options.stateless ? 'stateless' : 'sessions',
+      sessions: this.sessions.size,
+      protocolVersions: PROTOCOL_VERSIONS,
+    };
+  }
+
+  #mount(): void {
+    const options = this.#options;
+    const { logger } = this.#host;
+    const onSdkMismatch = (reason: string) =>
+      logger.warn({ reason }, 'SDK internals changed: the cached SSE writer is off, the SDK writer is used');
+    checkSdkSseWriter(onSdkMismatch);
+    checkQuietCallKeepalive((reason) =>
+      logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
+    );
+    const logError = (error: unknown) => logger.error({ err: error }, 'MCP HTTP request failed');
+    const bridge = createWebBridge(logError);
+    const modern = createMcpHandler(
+      () => keepQuietCallsAlive(this.#host.createRequestScopedServer(), options.keepAliveMs),
+      {
+        legacy: 'reject',
+        onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
+        keepAliveMs: options.keepAliveMs,
+        maxRequestBodySize: options.maxRequestBodyBytes,
+        maxSubscriptions: options.maxListenStreams,
+      },
+    );
+    this.#modern = modern;
+    this.#removeSink = this.#host.addSink(modern.notify);
+    const legacy = options.stateless
+      ? createStatelessLeg(
+          () => this.#host.createRequestScopedServer(),
+          bridge,
+          options.maxRequestBodyBytes,
+          (error) => logger.debug({ err: error }, 'MCP stateless legacy request rejected'),
+        )
+      : createSessionfulLeg({
+          createView: (authInfo) => this.#host.createSessionView(authInfo),
+          sessions: this.sessions,
+          maxSessions: options.maxSessions,
+          bridge,
+          transport: {
+            keepAliveMs: options.keepAliveMs,
+            eventStore: this.#raw.eventStore,
+            maxRequestBodyBytes: options.maxRequestBodyBytes,
+            calls: this.#host.calls,
+            onSdkMismatch,
+          },
+          onError: (error) => logger.warn({ err: error }, 'MCP legacy session error'),
+        });
+
+    mountHealthRoutes(this.#app, options, () => this.#readiness());
+    this.#app.all(
+      options.path,
+      ...(options.cors ? [corsGuard(options.cors)] : []),
+      ...(options.allowedHosts || options.allowedOrigins
+        ? [hostOriginGuard(options.allowedHosts, options.allowedOrigins)]
+        : []),
+      ...(this.#raw.authenticate
+        ? [authGuard(this.#raw.authenticate, options.authChallenge, options.resourceMetadataUrl, logger)]
+        : []),
+      jsonBody(options.maxRequestBodyBytes),
+      eraRouter(
+        legacy,
+        createModernLeg(modern, bridge, (tool, auth) => this.#host.inputSchema(tool, auth)),
+        logError,
+      ),
+    );
+  }
+}
