@@ -26,7 +26,8 @@ export type ToolkitErrorCode =
   | 'SERVER_STATE'
   | 'UNAUTHENTICATED'
   | 'TOOL_CALL_ABORTED'
-  | 'INPUT_UNAVAILABLE';
+  | 'INPUT_UNAVAILABLE'
+  | 'CLUSTER_UNAVAILABLE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -232,5 +233,21 @@ export class InputUnavailableError extends ToolkitError {
     readonly capability?: ClientInputCapability,
   ) {
     super('INPUT_UNAVAILABLE', message);
+  }
+}
+
+/**
+ * Thrown when the shared store of a cluster of replicas (Redis) cannot be reached (code
+ * `CLUSTER_UNAVAILABLE`): by `createCluster()` at start when Redis does not answer within
+ * `connectTimeoutMs` and `onUnavailable` is `'fail'` (the default), and by cluster-wide reads
+ * such as the session listing while Redis is down. `url` names the Redis endpoint (password removed).
+ */
+export class ClusterUnavailableError extends ToolkitError {
+  constructor(
+    message: string,
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super('CLUSTER_UNAVAILABLE', message, options);
   }
 }
