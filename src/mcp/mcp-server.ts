@@ -27,6 +27,8 @@ import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
+import { ClusterLink } from './server/cluster-link.js';
+import type { ClusterMembership } from '../state/cluster-membership.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
 
@@ -54,6 +56,14 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /**
+   * Makes this server one replica of several serving one endpoint (see `createCluster()` and
+   * `docs/scaling.md`): the membership's tool-state store is used (unless `toolState` is given),
+   * its `requestStateKey` (unless `requestStateKey` is given), prompt/resource list changes and
+   * `sendResourceUpdated()` reach the clients of every replica, and legacy HTTP sessions are listed
+   * cluster-wide. `stop()` closes the membership.
+   */
+  cluster?: ClusterMembership;
 }
 
 /**
@@ -88,6 +98,7 @@ export abstract class BaseMcpServer {
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
+  readonly #cluster?: ClusterLink;
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
   constructor(
@@ -109,7 +120,7 @@ export abstract class BaseMcpServer {
       events: this.events,
       pageSize: options.resourcePageSize,
       requestState: createRequestStateCodec<InputState>({
-        key: options.requestStateKey ?? randomBytes(32),
+        key: options.requestStateKey ?? options.cluster?.requestStateKey ?? randomBytes(32),
         bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
       }),
       onError,
@@ -134,6 +145,18 @@ export abstract class BaseMcpServer {
     });
     this.prompts.onChange(() => this.views.promptsChanged());
     this.resources.onChange(() => this.views.resourcesChanged());
+    if (options.cluster) {
+      const { views, events, prompts, resources, logger } = this;
+      this.#cluster = new ClusterLink(options.cluster, {
+        ...{ views, events, prompts, resources, logger },
+        isRunning: () => this.isRunning,
+      });
+    }
+  }
+
+  /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
+  get cluster(): ClusterMembership | undefined {
+    return this.#cluster?.membership;
   }
 
   /**
@@ -263,10 +286,12 @@ export abstract class BaseMcpServer {
    * MCP "Resources / Subscriptions"), so they read it again. Only subscribers get it: on the
    * legacy era the clients that sent `resources/subscribe` for `uri`; on 2026-07-28 the
    * `subscriptions/listen` streams whose `resourceSubscriptions` contain `uri`. Safe to call
-   * for any URI at any time (before `start()` or with no subscriber it does nothing).
+   * for any URI at any time (before `start()` or with no subscriber it does nothing). With the
+   * `cluster` option, subscribers on every replica are told.
    */
   sendResourceUpdated(uri: string): void {
     this.views.resourceUpdated(uri);
+    this.#cluster?.resourceUpdated(uri);
   }
 
   /**
@@ -305,6 +330,9 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
+      await this.#cluster
+        ?.close()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));
       await this.documents.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
