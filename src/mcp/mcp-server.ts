@@ -10,6 +10,8 @@ import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/docu
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
 import { DuplicateResourceError, ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
+import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
+import type { ToolStateStore } from '../state/tool-state-store.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
@@ -27,6 +29,7 @@ import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
+import { ToolStateSync } from './server/tool-state-sync.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
 
@@ -54,6 +57,12 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /**
+   * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
+   * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
+   * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
+   */
+  toolState?: ToolStateStore;
 }
 
 /**
@@ -85,6 +94,7 @@ export abstract class BaseMcpServer {
   readonly events: ServerEvents;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
+  readonly #toolState: ToolStateSync;
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
@@ -100,6 +110,10 @@ export abstract class BaseMcpServer {
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
+    this.#toolState = new ToolStateSync(options.toolState ?? new MemoryToolStateStore(), this.registry, {
+      logger: this.logger,
+      events: this.events,
+    });
     this.#model = {
       serverInfo,
       registry: this.registry,
@@ -127,6 +141,7 @@ export abstract class BaseMcpServer {
         const enabled = !this.registry.isDisabled(name);
         this.events.safeEmit('toolToggled', { name, enabled, disabled: this.registry.disabledNames() });
       }
+      if (change.toggled.length > 0) this.#toolState.changed();
     });
     this.documents.onChange((event) => {
       if (event.type === 'list_changed') this.views.resourcesChanged();
@@ -154,16 +169,24 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
+    this.#toolState.changed();
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
+    this.#toolState.changed();
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
+    this.#toolState.changed();
+  }
+
+  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
+  flushToolState(): Promise<void> {
+    return this.#toolState.flush();
   }
 
   /** Every registered tool with its enabled state, in registration order (for a settings UI). */
@@ -305,6 +328,7 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
+      await this.#toolState.close();
       await this.documents.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
@@ -324,6 +348,11 @@ export abstract class BaseMcpServer {
     if (this.#state !== 'new') {
       throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
     }
+  }
+
+  /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
+  protected async prepareStart(): Promise<void> {
+    await this.#toolState.start();
   }
 
   /** Subclasses call this at the end of a successful `start()`. */
