@@ -27,6 +27,7 @@ export type ToolkitErrorCode =
   | 'UNAUTHENTICATED'
   | 'TOOL_CALL_ABORTED'
   | 'INPUT_UNAVAILABLE'
+  | 'TOOL_STATE'
   | 'CLUSTER_UNAVAILABLE';
 
 /**
@@ -233,6 +234,23 @@ export class InputUnavailableError extends ToolkitError {
     readonly capability?: ClientInputCapability,
   ) {
     super('INPUT_UNAVAILABLE', message);
+  }
+}
+
+/**
+ * Thrown by a `ToolStateStore` when the saved tool state exists but cannot be read, parsed or
+ * written (code `TOOL_STATE`), e.g. a truncated or hand-edited JSON state file. `source` names
+ * what failed (the file path, or a store description). When `load()` throws it at `start()`,
+ * the server logs a warning naming `source` and keeps its configured disabled set; a failed
+ * save is logged and retried with the next change.
+ */
+export class ToolStateError extends ToolkitError {
+  constructor(
+    message: string,
+    readonly source: string,
+    options?: { cause?: unknown },
+  ) {
+    super('TOOL_STATE', message, options);
   }
 }
 

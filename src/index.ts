@@ -12,6 +12,7 @@ export {
   ServerStateError,
   ToolCallAbortedError,
   InputUnavailableError,
+  ToolStateError,
   type ToolAbortReason,
   type ToolkitErrorCode,
 } from './errors.js';
@@ -39,6 +40,9 @@ export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
 export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
+export type { ToolStateStore, ToolStateSnapshot } from './state/tool-state-store.js';
+export { MemoryToolStateStore } from './state/memory-tool-state-store.js';
+export { FileToolStateStore } from './state/file-tool-state-store.js';
 export type { SessionToolsFactory } from './mcp/server/session-tools.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';

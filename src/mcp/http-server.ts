@@ -123,6 +123,12 @@ export class HttpMcpServer extends BaseMcpServer {
     if (this.#phase !== 'new')
       throw new ServerStateError(`HttpMcpServer.start() was already called (state: ${this.#phase}).`);
     this.#phase = 'starting';
+    try {
+      await this.prepareStart();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
     this.#mount();
     const { host, port, path } = this.#options;
     const server = http.createServer(this.#app);

@@ -10,6 +10,8 @@ import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/docu
 import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
 import { DuplicateResourceError, ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
+import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
+import type { ToolStateStore } from '../state/tool-state-store.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { Tool } from '../registry/tool.js';
@@ -29,6 +31,7 @@ import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
 import { ClusterLink } from './server/cluster-link.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
+import { ToolStateSync } from './server/tool-state-sync.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
 
@@ -64,6 +67,12 @@ export interface BaseMcpServerOptions {
    * cluster-wide. `stop()` closes the membership.
    */
   cluster?: ClusterMembership;
+  /**
+   * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
+   * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
+   * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
+   */
+  toolState?: ToolStateStore;
 }
 
 /**
@@ -95,6 +104,7 @@ export abstract class BaseMcpServer {
   readonly events: ServerEvents;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
+  readonly #toolState: ToolStateSync;
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
@@ -111,6 +121,14 @@ export abstract class BaseMcpServer {
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
+    this.#toolState = new ToolStateSync(
+      options.toolState ?? options.cluster?.toolState ?? new MemoryToolStateStore(),
+      this.registry,
+      {
+        logger: this.logger,
+        events: this.events,
+      },
+    );
     this.#model = {
       serverInfo,
       registry: this.registry,
@@ -138,6 +156,7 @@ export abstract class BaseMcpServer {
         const enabled = !this.registry.isDisabled(name);
         this.events.safeEmit('toolToggled', { name, enabled, disabled: this.registry.disabledNames() });
       }
+      if (change.toggled.length > 0) this.#toolState.changed();
     });
     this.documents.onChange((event) => {
       if (event.type === 'list_changed') this.views.resourcesChanged();
@@ -177,16 +196,24 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
+    this.#toolState.changed();
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
+    this.#toolState.changed();
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
+    this.#toolState.changed();
+  }
+
+  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
+  flushToolState(): Promise<void> {
+    return this.#toolState.flush();
   }
 
   /** Every registered tool with its enabled state, in registration order (for a settings UI). */
@@ -330,6 +357,7 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
+      await this.#toolState.close();
       await this.#cluster
         ?.close()
         .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));
@@ -352,6 +380,11 @@ export abstract class BaseMcpServer {
     if (this.#state !== 'new') {
       throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
     }
+  }
+
+  /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
+  protected async prepareStart(): Promise<void> {
+    await this.#toolState.start();
   }
 
   /** Subclasses call this at the end of a successful `start()`. */

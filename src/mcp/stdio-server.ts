@@ -44,6 +44,7 @@ export class StdioMcpServer extends BaseMcpServer {
   async start(): Promise<void> {
     this.assertStartable('StdioMcpServer');
     if (this.#handle) throw new ServerStateError('StdioMcpServer.start() was already called.');
+    await this.prepareStart();
     let lastError: Error | undefined;
     const transport = new ClosingStdioTransport(this.#stdin, this.#stdout, () => {
       // The connection ended: stdin closed, or the SDK gave up on it (e.g. a line over its

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { DocumentResource } from '../../documents/document-store.js';
+import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
 
 /** Why a session ended. */
@@ -22,6 +23,8 @@ export interface ServerEventMap {
   toolRegistered: [{ tool: Tool<never>; enabled: boolean }];
   /** A tool's enabled state flipped; `disabled` is the whole disabled set afterwards (persist it). */
   toolToggled: [{ name: string; enabled: boolean; disabled: string[] }];
+  /** Saving the disabled set to the `toolState` store failed (logged too); the next change retries. */
+  toolStateSaveFailed: [{ error: ToolStateError }];
   /** A document was registered (each file of a folder registration, too). */
   documentRegistered: [{ document: DocumentResource }];
   /** A client connection / legacy HTTP session began. */
