@@ -110,3 +110,13 @@ export type {
 } from './resources/resource-template.js';
 export type { ResourceReadReturn, ResourceContentsInput, ResourceContents } from './resources/resource-contents.js';
 export { ResourceRegistry, type ResourceRegistryChange } from './resources/resource-registry.js';
+
+export { createCluster, type ClusterOptions, type RedisCluster } from './cluster/create-cluster.js';
+export { RedisToolStateStore } from './cluster/redis-tool-state-store.js';
+export { RedisChangeBus } from './cluster/redis-change-bus.js';
+export { RedisSessionDirectory } from './cluster/redis-session-directory.js';
+export { RedisLink, type RedisClient } from './cluster/redis-link.js';
+export { ClusterUnavailableError } from './errors.js';
+export type { ClusterMembership } from './state/cluster-membership.js';
+export type { ChangeBus, ClusterChange } from './state/change-bus.js';
+export type { SessionDirectory, ClusterSessionInfo } from './state/session-directory.js';

@@ -1,4 +1,4 @@
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import { ClusterUnavailableError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -65,6 +65,8 @@ export class RedisLink {
    */
   static async open(options: RedisLinkOptions): Promise<RedisLink> {
     const url = describe(options.redis);
+    // Loaded on first use: apps that never join a cluster do not pay for node-redis at import.
+    const { createClient } = await import('redis');
     const command =
       typeof options.redis === 'string'
         ? (createClient({

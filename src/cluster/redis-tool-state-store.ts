@@ -47,6 +47,8 @@ export class RedisToolStateStore implements ToolStateStore {
   #known?: StoredState;
   /** A state saved while Redis was unreachable, not yet reconciled. */
   #pending?: StoredState;
+  /** True until this replica has seen the cluster's state (read or written it once). */
+  #weak = true;
   #reconciling?: Promise<void>;
   #removeReady?: () => void;
   #resync?: NodeJS.Timeout;
@@ -82,6 +84,7 @@ export class RedisToolStateStore implements ToolStateStore {
     if (!this.link.isReady) return undefined;
     try {
       const fields = await this.link.command.hGetAll(this.#key);
+      this.#weak = false;
       if (fields.version === undefined) return undefined;
       const state: StoredState = {
         disabled: sorted(JSON.parse(fields.disabled ?? '[]') as string[]),
@@ -111,6 +114,7 @@ export class RedisToolStateStore implements ToolStateStore {
           }),
         );
         const state: StoredState = { disabled: names, version, savedAt, origin: this.replicaId };
+        this.#weak = false;
         this.#learn(state);
         return this.#snapshot(state);
       } catch (error) {
@@ -169,9 +173,11 @@ export class RedisToolStateStore implements ToolStateStore {
           String(mine.savedAt),
           mine.origin,
           this.#instance,
+          this.#weak ? '1' : '0',
         ],
       })) as Array<string | number>;
       if (this.#pending === mine) this.#pending = undefined;
+      this.#weak = false;
       const [outcome, version] = [String(reply[0]), Number(reply[1])];
       if (outcome === 'ours') this.#learn({ ...mine, version });
       if (outcome === 'theirs') {

@@ -24,12 +24,14 @@ return v`;
 
 /**
  * RECONCILE (after a reconnect): KEYS as SAVE; ARGV the replica's state disabled JSON, version,
- * savedAt, origin, by. Last writer wins, ordered by (version, savedAt, origin):
+ * savedAt, origin, by, weak ('1' when the replica never saw the cluster's state: it started while
+ * Redis was down, so its state only fills an empty Redis). Last writer wins, ordered by
+ * (version, savedAt, origin):
  * - nothing stored, or ours is newer: ours is written (at a version above the stored one) and
  *   published; returns {'ours', version};
- * - the stored state is newer: returns {'theirs', version, disabled, savedAt, origin}; when it
- *   shares our version it is re-written one version higher and published, so that every
- *   replica (ours included) sees a version above what it holds and applies it.
+ * - the stored state is newer (or ours is weak): returns {'theirs', version, disabled, savedAt,
+ *   origin}; when its version is not above ours it is re-written one version above ours and
+ *   published, so that every replica (ours included) sees a version above what it holds.
  * - the same state: {'same', version}.
  */
 export const RECONCILE_SCRIPT = `
@@ -41,10 +43,10 @@ if not cur[2] then
 else
   local cd, cv, cs, co = cur[1], tonumber(cur[2]), tonumber(cur[3] or '0'), cur[4] or ''
   if cv == mv and cd == md then return {'same', cv} end
-  local oursNewer = mv > cv or (mv == cv and (ms > cs or (ms == cs and mo > co)))
+  local oursNewer = ARGV[6] ~= '1' and (mv > cv or (mv == cv and (ms > cs or (ms == cs and mo > co))))
   if not oursNewer then
     if cv > mv then return {'theirs', cv, cd, cs, co} end
-    d, v, s, o = cd, cv + 1, cs, co
+    d, v, s, o = cd, mv + 1, cs, co
     redis.call('HSET', KEYS[1], 'version', v)
     redis.call('PUBLISH', KEYS[2], ${MESSAGE})
     return {'theirs', v, d, s, o}
