@@ -1,10 +1,8 @@
 // Real Redis and HAProxy for the cluster tests: Debian's binaries, started on a loopback port
 // chosen at runtime and stopped by PID. A missing binary fails the test with what to install.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 
 /** The path of `name` on PATH or in the usual Debian places; throws what to install when missing. */
 export function requireBinary(name: 'redis-server' | 'haproxy', debianPackage: string = name): string {
@@ -112,33 +110,28 @@ export class RedisServer {
   }
 }
 
-/** An haproxy child in front of `backends`, sticky on `Mcp-Session-Id` (the config of docs/scaling.md). */
+/**
+ * An haproxy child running `configFile` verbatim (e.g. examples/haproxy/haproxy.cfg), its
+ * addresses from the environment: `MCP_LB_BIND` is set to a free loopback port, `env` gives the rest.
+ */
 export class HaproxyServer {
   #child?: ChildProcess;
-  #dir: string;
   stderr = '';
 
-  private constructor(
-    readonly port: number,
-    dir: string,
-  ) {
-    this.#dir = dir;
-  }
+  private constructor(readonly port: number) {}
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/mcp`;
   }
 
-  static async start(config: (port: number) => string): Promise<HaproxyServer> {
+  static async start(configFile: string, env: Record<string, string>): Promise<HaproxyServer> {
     const binary = requireBinary('haproxy');
     const port = await freePort();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'haproxy-'));
-    const file = path.join(dir, 'haproxy.cfg');
-    writeFileSync(file, config(port));
-    const check = spawnSync(binary, ['-c', '-f', file], { encoding: 'utf8' });
-    if (check.status !== 0) throw new Error(`haproxy rejected the config: ${check.stdout}${check.stderr}`);
-    const server = new HaproxyServer(port, dir);
-    const child = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const childEnv = { ...process.env, ...env, MCP_LB_BIND: `127.0.0.1:${port}` };
+    const check = spawnSync(binary, ['-c', '-f', configFile], { encoding: 'utf8', env: childEnv });
+    if (check.status !== 0) throw new Error(`haproxy rejected ${configFile}: ${check.stdout}${check.stderr}`);
+    const server = new HaproxyServer(port);
+    const child = spawn(binary, ['-db', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
     child.stderr?.on('data', (chunk: Buffer) => (server.stderr = (server.stderr + chunk.toString()).slice(-4_000)));
     server.#child = child;
     await waitForPort(port, 'haproxy', child);
@@ -147,6 +140,5 @@ export class HaproxyServer {
 
   async stop(): Promise<void> {
     if (this.#child) await stopChild(this.#child);
-    rmSync(this.#dir, { recursive: true, force: true });
   }
 }
