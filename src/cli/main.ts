@@ -23,6 +23,7 @@ interface ServeFlags {
   ext?: string;
   quiet?: boolean;
   watch?: boolean;
+  redis?: string;
 }
 
 function parsePort(value: string): number {
@@ -46,8 +47,10 @@ program
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
   .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
   .option('-q, --quiet', 'do not print the startup banner')
+  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
   .action(async (folder: string | undefined, opts: ServeFlags) => {
     if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
+    if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
     const target = path.resolve(folder ?? defaultFolder());
     const extensions = opts.ext
       ?.split(',')
@@ -56,7 +59,10 @@ program
     const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
-      : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);
+      : await serveHttpFolder(
+          { ...common, host: opts.host, port: parsePort(opts.port ?? '3000'), redis: opts.redis },
+          pkg.version,
+        );
     const shutdown = () => void server.stop().then(() => process.exit(0));
     process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
     if ('waitUntilClosed' in server) await server.waitUntilClosed();

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { createCluster } from '../cluster/create-cluster.js';
 import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
@@ -22,6 +23,11 @@ export interface ServeHttpOptions extends ServeOptions {
   host?: string;
   /** TCP port; 0 picks a free one. */
   port?: number;
+  /**
+   * Redis URL: join the cluster of replicas sharing it (docs/scaling.md). The `requestState` key
+   * comes from `MCP_TOOLKIT_REQUEST_STATE_KEY` (>= 32 bytes) when set, else from Redis.
+   */
+  redis?: string;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
@@ -80,13 +86,19 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * with the endpoint URL goes to stderr.
  * @throws InvalidPathError when `folder` is not a directory.
  * @throws Error with code `EADDRINUSE` when the port is taken.
+ * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
+  const logger = createDefaultLogger(options.quiet ? 'warn' : undefined);
+  const cluster = options.redis
+    ? await createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
+    : undefined;
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
     documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    logger,
+    cluster,
   });
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {

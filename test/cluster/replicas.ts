@@ -8,6 +8,10 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { connectClient, type ClientKind, type TestClient } from '../support/clients.js';
 import { messages, post } from '../e2e/http-helpers.js';
 
+const noop = () => {};
+/** A logger that drops everything (the cluster's warnings are expected in these tests). */
+export const silentLogger = { debug: noop, info: noop, warn: noop, error: noop, child: () => silentLogger } as never;
+
 const FIXTURE = fileURLToPath(new URL('../fixtures/cluster-replica.mjs', import.meta.url));
 const live = new Set<ChildProcess>();
 process.once('exit', () => {
