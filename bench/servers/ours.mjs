@@ -1,5 +1,5 @@
 // mcp-toolkit: HttpMcpServer (both eras on one endpoint) and StdioMcpServer.
-import { defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
+import { createCluster, defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
 import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
@@ -12,7 +12,9 @@ function register(server, tools) {
   }
 }
 
-export async function startHttp({ tools, idleTimeoutMs, folder }) {
+export async function startHttp({ tools, idleTimeoutMs, folder, redis, prefix }) {
+  // W7: with `redis`, the server is one replica of a cluster sharing that Redis.
+  const cluster = redis ? await createCluster({ redis, prefix, logger: silent }) : undefined;
   const server = new HttpMcpServer(
     { name: 'bench', version: '1.0.0' },
     {
@@ -20,6 +22,7 @@ export async function startHttp({ tools, idleTimeoutMs, folder }) {
       logger: silent,
       maxSessions: 100_000,
       maxListenStreams: 10_000,
+      cluster,
       ...(idleTimeoutMs !== undefined && { sessionIdleTimeoutMs: idleTimeoutMs }),
     },
   );
