@@ -29,6 +29,8 @@ import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
+import { createServerTasks, type TaskOptions } from './server/server-tasks.js';
+import type { TaskManager } from '../tasks/task-manager.js';
 
 export type { ServerInfo } from './server/server-info.js';
 
@@ -54,6 +56,8 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /** MCP tasks: the store (default in memory) and policy (TTL, limits, poll hint); see `docs/tasks.md`. */
+  tasks?: TaskOptions;
 }
 
 /**
@@ -83,6 +87,8 @@ export abstract class BaseMcpServer {
   protected readonly views: LiveViews;
   /** Lifecycle, registration, toggle, session and tool-call events (see {@link ServerEventMap}). */
   readonly events: ServerEvents;
+  /** MCP tasks of every view (store, policy, running work); see `docs/tasks.md`. */
+  readonly tasks: TaskManager;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
   /** Folder roots already exposed through a resource template. */
@@ -100,6 +106,7 @@ export abstract class BaseMcpServer {
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
+    this.tasks = createServerTasks(options.tasks, this.events, onError);
     this.#model = {
       serverInfo,
       registry: this.registry,
@@ -108,6 +115,7 @@ export abstract class BaseMcpServer {
       resources: this.resources,
       events: this.events,
       pageSize: options.resourcePageSize,
+      tasks: this.tasks,
       requestState: createRequestStateCodec<InputState>({
         key: options.requestStateKey ?? randomBytes(32),
         bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
@@ -305,6 +313,7 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
+      await this.tasks.stop();
       await this.documents.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');

@@ -108,9 +108,18 @@ export class MemoryTaskStore implements TaskStore {
     const current = this.live(taskId, owner);
     if (!current || isTerminalTaskStatus(current.status)) return Promise.resolve(current);
     const copy = jsonCopy(responses);
-    const next = this.replace(current, { ...current, inputResponses: { ...current.inputResponses, ...copy } }, false);
-    this.emit({ type: 'input', task: next, responses: copy });
-    return Promise.resolve(next);
+    const next: Mutable<TaskRecord> = { ...current, inputResponses: { ...current.inputResponses, ...copy } };
+    if (current.inputRequests) {
+      const remaining = Object.fromEntries(Object.entries(current.inputRequests).filter(([key]) => !(key in copy)));
+      if (Object.keys(remaining).length > 0) next.inputRequests = remaining;
+      else {
+        delete next.inputRequests;
+        next.status = 'working';
+      }
+    }
+    const record = this.replace(current, next);
+    this.emit({ type: 'input', task: record, responses: copy });
+    return Promise.resolve(record);
   }
 
   expire(now: number): Promise<string[]> {

@@ -52,8 +52,11 @@ export interface TaskStore {
   cancel(taskId: string, owner: string, statusMessage?: string): Promise<TaskRecord | undefined>;
   /**
    * Hands the client's answers to an `input_required` task (2026-07-28 `tasks/update`, keyed
-   * like the task's `inputRequests`) to the process running it, through `subscribe`. Stored on
-   * the record (`inputResponses`) until the running process takes them with `update`.
+   * like the task's `inputRequests`) to the process running it, through `subscribe` (a
+   * `changed` then an `input` event). Answered keys leave `inputRequests` at once; when none
+   * remain the task is `working` again. Answers are also kept on the record
+   * (`inputResponses`) until the running process takes them with `update`, for stores that
+   * cannot push. Keys that match no request are kept but change nothing.
    * `undefined` when the task is gone or not the owner's.
    */
   answerInput(taskId: string, owner: string, responses: Record<string, unknown>): Promise<TaskRecord | undefined>;

@@ -58,10 +58,12 @@ describe('MemoryTaskStore', () => {
     expect(asked?.inputRequests).toEqual({ q: { method: 'elicitation/create', params: {} } });
     const answered = await store.answerInput('t1', 'session:a', { q: { action: 'accept' } });
     expect(answered?.inputResponses).toEqual({ q: { action: 'accept' } });
+    expect(answered?.status).toBe('working');
+    expect(answered?.inputRequests).toBeUndefined();
     const resumed = await store.update('t1', { status: 'working', takeInputResponses: true });
     expect(resumed?.inputRequests).toBeUndefined();
     expect(resumed?.inputResponses).toBeUndefined();
-    expect(events.map((e) => e.type)).toEqual(['changed', 'changed', 'input', 'changed']);
+    expect(events.map((e) => e.type)).toEqual(['changed', 'changed', 'changed', 'input', 'changed']);
   });
 
   it('hides expired tasks at once and deletes them on expire()', async () => {
