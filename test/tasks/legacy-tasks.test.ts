@@ -1,58 +1,19 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/tool.js';
 import { InMemoryServer } from '../support/in-memory.js';
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    });
-  });
+import { askTool, protocolErrorTool, sleep, slowTool } from './task-tools.js';
 
 function server() {
   const s = new InMemoryServer();
-  s.registerTool(
-    defineTool({
-      name: 'slow',
-      taskSupport: 'optional',
-      inputSchema: z.object({ ms: z.number() }),
-      execute: async ({ ms }, context) => {
-        await context.reportProgress({ progress: 1, total: 2, message: 'half way' });
-        await sleep(ms, context.signal);
-        return `slept ${ms}`;
-      },
-    }),
-  );
+  s.registerTool(slowTool());
   s.registerTool(defineTool({ name: 'plain', execute: () => 'plain' }));
-  s.registerTool(
-    defineTool({
-      name: 'must',
-      taskSupport: 'required',
-      execute: () => {
-        throw new ProtocolError(ProtocolErrorCode.InternalError, 'boom');
-      },
-    }),
-  );
-  s.registerTool(
-    defineTool({
-      name: 'ask',
-      taskSupport: 'optional',
-      execute: async (_args, context) => {
-        const answer = await context.elicit({
-          message: 'Name?',
-          requestedSchema: z.object({ name: z.string() }),
-        });
-        return `hello ${String(answer.content?.name)}`;
-      },
-    }),
-  );
+  s.registerTool(protocolErrorTool('must', 'required', 'boom'));
+  s.registerTool(askTool());
   return s;
 }
 
@@ -88,6 +49,7 @@ describe('2025-11-25 tasks with the v1 client (in memory)', () => {
     expect(got.status).toBe('working');
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result.content).toEqual([{ type: 'text', text: 'slept 300' }]);
+    expect(result.structuredContent).toEqual({ ms: 300 });
     const direct = await client.callTool({ name: 'slow', arguments: { ms: 1 } });
     expect(direct.content).toEqual([{ type: 'text', text: 'slept 1' }]);
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe('completed');

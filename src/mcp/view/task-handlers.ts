@@ -21,8 +21,9 @@ import {
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
   taskId: z.string().min(1),
-  inputResponses: z.record(z.string(), z.unknown()),
+  inputResponses: z.record(z.string(), z.unknown()).optional(),
 });
+const InputResponses = z.record(z.string(), z.unknown());
 
 /** Page size of 2025-11-25 `tasks/list`. */
 const TASK_LIST_PAGE = 100;
@@ -95,7 +96,15 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
   server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
     if (requestEra(ctx) !== 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     gate(ctx, 'tasks/update');
-    await found(manager.answerInput(params.taskId, owner(ctx), params.inputResponses));
+    // The SDK lifts `inputResponses` off the params of every 2026-07-28 request (multi-round-trip).
+    const responses = InputResponses.safeParse(params.inputResponses ?? ctx.mcpReq.inputResponses);
+    if (!responses.success) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Invalid params for tasks/update: inputResponses must be an object keyed like inputRequests.',
+      );
+    }
+    await found(manager.answerInput(params.taskId, owner(ctx), responses.data));
     return { resultType: 'complete' } as never;
   });
 
