@@ -28,7 +28,9 @@ export type ToolkitErrorCode =
   | 'TOOL_CALL_ABORTED'
   | 'INPUT_UNAVAILABLE'
   | 'TOOL_STATE'
-  | 'CLUSTER_UNAVAILABLE';
+  | 'CLUSTER_UNAVAILABLE'
+  | 'TASK_NOT_FOUND'
+  | 'TASK_LIMIT';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -267,5 +269,24 @@ export class ClusterUnavailableError extends ToolkitError {
     options?: { cause?: unknown },
   ) {
     super('CLUSTER_UNAVAILABLE', message, options);
+  }
+}
+
+/**
+ * Thrown by the MCP tasks layer (`src/tasks/`, MCP "Basic / Utilities / Tasks" and SEP-2663):
+ * code `TASK_NOT_FOUND` (unknown id, expired, or bound to another principal: the same error
+ * for all three, so ids cannot be probed), `TASK_LIMIT` (the server's concurrent-task limit
+ * for the principal or overall is reached), `INVALID_ARGUMENTS` (malformed task parameters or
+ * a cursor the store did not make) or `SERVER_STATE` (a store invariant broke, e.g. a
+ * duplicate id). Sent to clients as JSON-RPC -32602 (invalid params), or -32603 for
+ * `SERVER_STATE`.
+ */
+export class TaskError extends ToolkitError {
+  constructor(
+    code: 'TASK_NOT_FOUND' | 'TASK_LIMIT' | 'INVALID_ARGUMENTS' | 'SERVER_STATE',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
   }
 }

@@ -120,3 +120,31 @@ export { ClusterUnavailableError } from './errors.js';
 export type { ClusterMembership } from './state/cluster-membership.js';
 export type { ChangeBus, ClusterChange } from './state/change-bus.js';
 export type { SessionDirectory, ClusterSessionInfo } from './state/session-directory.js';
+
+// MCP tasks (both wire forms; docs/tasks.md).
+export { TaskError } from './errors.js';
+export type { TaskSupport } from './registry/tool.js';
+export type { TaskOptions } from './mcp/server/server-tasks.js';
+export type { TaskEventInfo } from './mcp/server/server-events.js';
+export { MemoryTaskStore } from './tasks/memory-task-store.js';
+export {
+  TaskManager,
+  type TaskStart,
+  type RunningTask,
+  type TaskInputRequest,
+  type PendingInput,
+  type TaskChangeListener,
+} from './tasks/task-manager.js';
+export { resolveTaskPolicy, type TaskPolicy, type ResolvedTaskPolicy } from './tasks/task-policy.js';
+export {
+  isTerminalTaskStatus,
+  type TaskStore,
+  type TaskRecord,
+  type NewTaskRecord,
+  type TaskStatus,
+  type TaskStatusUpdate,
+  type TaskOutcome,
+  type TaskPage,
+  type TaskStoreEvent,
+  type TaskErrorObject,
+} from './tasks/task-store.js';

@@ -34,6 +34,8 @@ import type { ClusterMembership } from '../state/cluster-membership.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
+import { createServerTasks, type TaskOptions } from './server/server-tasks.js';
+import type { TaskManager } from '../tasks/task-manager.js';
 
 export type { ServerInfo } from './server/server-info.js';
 
@@ -73,6 +75,8 @@ export interface BaseMcpServerOptions {
    * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
    */
   toolState?: ToolStateStore;
+  /** MCP tasks: the store (default in memory) and policy (TTL, limits, poll hint); see `docs/tasks.md`. */
+  tasks?: TaskOptions;
 }
 
 /**
@@ -102,6 +106,8 @@ export abstract class BaseMcpServer {
   protected readonly views: LiveViews;
   /** Lifecycle, registration, toggle, session and tool-call events (see {@link ServerEventMap}). */
   readonly events: ServerEvents;
+  /** MCP tasks of every view (store, policy, running work); see `docs/tasks.md`. */
+  readonly tasks: TaskManager;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
   readonly #toolState: ToolStateSync;
@@ -129,6 +135,7 @@ export abstract class BaseMcpServer {
         events: this.events,
       },
     );
+    this.tasks = createServerTasks(options.tasks, this.events, onError);
     this.#model = {
       serverInfo,
       registry: this.registry,
@@ -137,6 +144,7 @@ export abstract class BaseMcpServer {
       resources: this.resources,
       events: this.events,
       pageSize: options.resourcePageSize,
+      tasks: this.tasks,
       requestState: createRequestStateCodec<InputState>({
         key: options.requestStateKey ?? options.cluster?.requestStateKey ?? randomBytes(32),
         bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
@@ -358,6 +366,7 @@ export abstract class BaseMcpServer {
     } finally {
       await this.views.closeAll();
       await this.#toolState.close();
+      await this.tasks.stop();
       await this.#cluster
         ?.close()
         .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { DocumentResource } from '../../documents/document-store.js';
 import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
+import type { TaskStatus } from '../../tasks/task-store.js';
 
 /** Why a session ended. */
 export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown';
@@ -49,6 +50,23 @@ export interface ServerEventMap {
       inputRequired?: true;
     },
   ];
+  /** A `tools/call` became an MCP task (either wire form); `owner` is the principal it is bound to. */
+  taskCreated: [TaskEventInfo];
+  /**
+   * A task's status or status message changed (`completed`, `failed`, `cancelled` are final).
+   * With a shared store, changes made by other processes are reported too.
+   */
+  taskStatusChanged: [TaskEventInfo & { statusMessage?: string }];
+}
+
+/** Which task an event is about. */
+export interface TaskEventInfo {
+  taskId: string;
+  owner: string;
+  toolName: string;
+  status: TaskStatus;
+  /** `legacy` (2025-11-25 `task` param) or `extension` (2026-07-28 tasks extension). */
+  wire: 'legacy' | 'extension';
 }
 
 /**
