@@ -115,6 +115,7 @@ export { createCluster, type ClusterOptions, type RedisCluster } from './cluster
 export { RedisToolStateStore } from './cluster/redis-tool-state-store.js';
 export { RedisChangeBus } from './cluster/redis-change-bus.js';
 export { RedisSessionDirectory } from './cluster/redis-session-directory.js';
+export { RedisTaskStore } from './cluster/redis-task-store.js';
 export { RedisLink, type RedisClient } from './cluster/redis-link.js';
 export { ClusterUnavailableError } from './errors.js';
 export type { ClusterMembership } from './state/cluster-membership.js';

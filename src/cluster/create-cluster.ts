@@ -5,6 +5,7 @@ import type { ClusterMembership } from '../state/cluster-membership.js';
 import { RedisChangeBus } from './redis-change-bus.js';
 import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
+import { RedisTaskStore } from './redis-task-store.js';
 import { RedisToolStateStore } from './redis-tool-state-store.js';
 
 /** Options of {@link createCluster}. */
@@ -44,6 +45,7 @@ export interface RedisCluster extends ClusterMembership {
   readonly toolState: RedisToolStateStore;
   readonly changes: RedisChangeBus;
   readonly sessions: RedisSessionDirectory;
+  readonly tasks: RedisTaskStore;
   /** The replica's Redis connections (for health checks; do not close them yourself). */
   readonly link: RedisLink;
 }
@@ -84,7 +86,9 @@ function toKey(key: Uint8Array | string): Uint8Array {
  * - resource-updated and prompt/resource list-changed notifications raised by the app on one
  *   replica reach the clients of every replica ({@link RedisChangeBus});
  * - the 2026-07-28 `requestState` key, the same on every replica;
- * - the legacy HTTP sessions of every replica, listed with expiry ({@link RedisSessionDirectory}).
+ * - the legacy HTTP sessions of every replica, listed with expiry ({@link RedisSessionDirectory});
+ * - MCP tasks ({@link RedisTaskStore}): a task started on one replica is polled, answered and
+ *   cancelled on any other, and a cancel reaches the replica running the work.
  *
  * Client: the official `redis` package (node-redis). Nothing on a request's path waits for
  * Redis: while it is down every replica serves with its last known state; see `docs/scaling.md`.
@@ -113,6 +117,8 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
   const toolState = new RedisToolStateStore(link, prefix, replicaId, logger);
   const changes = new RedisChangeBus(link, prefix, logger);
   await changes.open();
+  const tasks = new RedisTaskStore(link, prefix, logger);
+  await tasks.open();
   const sessions = new RedisSessionDirectory(link, prefix, replicaId, options.heartbeatMs ?? 5_000, logger);
   sessions.start();
   let closing: Promise<void> | undefined;
@@ -121,11 +127,13 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     toolState,
     changes,
     sessions,
+    tasks,
     requestStateKey,
     link,
     close: () =>
       (closing ??= (async () => {
         await toolState.close();
+        await tasks.close();
         await sessions.close();
         await link.close();
       })()),

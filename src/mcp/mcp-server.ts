@@ -135,7 +135,11 @@ export abstract class BaseMcpServer {
         events: this.events,
       },
     );
-    this.tasks = createServerTasks(options.tasks, this.events, onError);
+    this.tasks = createServerTasks(
+      { ...options.tasks, store: options.tasks?.store ?? options.cluster?.tasks },
+      this.events,
+      onError,
+    );
     this.#model = {
       serverInfo,
       registry: this.registry,

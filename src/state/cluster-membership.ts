@@ -1,5 +1,6 @@
 import type { ChangeBus } from './change-bus.js';
 import type { SessionDirectory } from './session-directory.js';
+import type { TaskStore } from '../tasks/task-store.js';
 import type { ToolStateStore } from './tool-state-store.js';
 
 /**
@@ -11,7 +12,9 @@ import type { ToolStateStore } from './tool-state-store.js';
  * - `changes`: resource-updated and prompt/resource list-changed notifications between replicas;
  * - `sessions`: the cluster-wide listing of legacy HTTP sessions;
  * - `requestStateKey`: the HMAC key sealing 2026-07-28 `requestState`, the same on every replica
- *   so an input round started on one replica continues on any other.
+ *   so an input round started on one replica continues on any other;
+ * - `tasks`: the shared MCP task store (used unless the server's `tasks.store` is given), so a
+ *   task started on one replica is polled and cancelled on any other.
  */
 export interface ClusterMembership {
   /** This replica's id, unique in the cluster (shown in the session listing). */
@@ -19,6 +22,7 @@ export interface ClusterMembership {
   readonly toolState: ToolStateStore;
   readonly changes: ChangeBus;
   readonly sessions: SessionDirectory;
+  readonly tasks?: TaskStore;
   /** >= 32 bytes, identical on every replica. */
   readonly requestStateKey: Uint8Array;
   /** Leaves the cluster: stops heartbeats, removes this replica's sessions, closes connections. Idempotent. */

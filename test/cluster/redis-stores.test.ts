@@ -6,6 +6,7 @@ import { createCluster, type RedisCluster } from '../../src/cluster/create-clust
 import { ClusterUnavailableError } from '../../src/errors.js';
 import type { ClusterChange } from '../../src/state/change-bus.js';
 import type { ToolStateSnapshot } from '../../src/state/tool-state-store.js';
+import type { TaskStoreEvent } from '../../src/tasks/task-store.js';
 import { freePort, RedisServer } from '../support/services.js';
 
 const noop = () => {};
@@ -107,6 +108,64 @@ describe('RedisToolStateStore', () => {
     await redis.restart();
     await until(() => views.a.join() === views.b.join(), 'A and B to converge', 10_000);
     expect(views.a).toEqual(['b-only']);
+  });
+});
+
+describe('RedisTaskStore', () => {
+  const newTask = (taskId: string, owner: string, createdAt: number, expiresAt: number | null = null) => ({
+    taskId,
+    owner,
+    status: 'working' as const,
+    createdAt,
+    ttlMs: expiresAt === null ? null : expiresAt - createdAt,
+    expiresAt,
+    request: { method: 'tools/call' as const, name: 'slow' },
+    wire: 'extension' as const,
+  });
+
+  it('a task created on A is read, listed, answered and cancelled on B; A hears the cancel', async () => {
+    const prefix = `t${++prefixes}`;
+    const [a, b] = [await join(prefix), await join(prefix)];
+    const atA: TaskStoreEvent[] = [];
+    a.tasks.subscribe((event) => atA.push(event));
+    const now = Date.now();
+    await a.tasks.create(newTask('t1', 'client:alice', now));
+    await a.tasks.create(newTask('t2', 'client:alice', now + 1));
+    await a.tasks.create(newTask('t3', 'client:bob', now));
+    await expect(b.tasks.create(newTask('t1', 'client:alice', now))).rejects.toThrow(/already exists/);
+    expect(await b.tasks.get('t1', 'client:bob')).toBeUndefined();
+    expect((await b.tasks.get('t1', 'client:alice'))?.status).toBe('working');
+
+    const first = await b.tasks.list('client:alice', { limit: 1 });
+    expect(first.tasks.map((t) => t.taskId)).toEqual(['t1']);
+    const second = await b.tasks.list('client:alice', { limit: 1, cursor: first.nextCursor });
+    expect(second).toEqual({ tasks: [expect.objectContaining({ taskId: 't2' })] });
+
+    await a.tasks.update('t2', { status: 'input_required', inputRequests: { who: { method: 'elicitation/create' } } });
+    const answered = await b.tasks.answerInput('t2', 'client:alice', { who: { action: 'accept' } });
+    expect(answered).toMatchObject({ status: 'working', inputResponses: { who: { action: 'accept' } } });
+
+    const cancelled = await b.tasks.cancel('t1', 'client:alice', 'stop');
+    expect(cancelled).toMatchObject({ status: 'cancelled', statusMessage: 'stop', version: 2 });
+    expect(await b.tasks.cancel('t1', 'client:alice')).toMatchObject({ status: 'cancelled', version: 2 });
+    expect(await b.tasks.complete('t1', { status: 'completed', result: {} })).toMatchObject({ status: 'cancelled' });
+    await until(
+      () => atA.some((e) => e.type === 'changed' && e.task.taskId === 't1' && e.task.status === 'cancelled'),
+      'A to hear the cancel',
+    );
+    expect(atA.some((e) => e.type === 'input' && e.task.taskId === 't2')).toBe(true);
+  });
+
+  it('expires a task once, whichever replica sweeps', async () => {
+    const prefix = `t${++prefixes}`;
+    const [a, b] = [await join(prefix), await join(prefix)];
+    const now = Date.now();
+    await a.tasks.create(newTask('old', 'client:alice', now - 10_000, now + 60_000));
+    await a.tasks.update('old', { expiresAt: now - 1 });
+    expect(await b.tasks.get('old', 'client:alice')).toBeUndefined();
+    const [fromA, fromB] = await Promise.all([a.tasks.expire(Date.now()), b.tasks.expire(Date.now())]);
+    expect([...fromA, ...fromB]).toEqual(['old']);
+    expect((await a.tasks.list('client:alice', { limit: 10 })).tasks).toEqual([]);
   });
 });
 
