@@ -1,7 +1,8 @@
 // Three replica processes sharing one model through a real redis-server, with 100 legacy
 // sessions and 20 2026-07-28 listen streams spread over them: one toggle on replica 1 reaches
 // every client exactly once and every replica's tools/list; a restarted replica serves the same
-// set; an elicitation round started on replica 1 completes on replica 3; resource updates and
+// set; an elicitation round started on replica 1 completes on replica 3; a task started on
+// replica 1 is polled and cancelled on replica 2, which stops the work on replica 1; resource updates and
 // prompt list changes cross replicas; sessions are listed cluster-wide (a SIGKILLed replica's
 // expire); a session id on the wrong replica gets 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ afterAll(async () => {
 }, 30_000);
 
 describe('three replica processes on one Redis', () => {
-  it('one disableTool on replica 1: every client of every replica told exactly once; tools/list agrees within 200 ms', async () => {
+  it('one disableTool on replica 1: every client of every replica told exactly once; every replica applies it, tools/list agrees', async () => {
     expect(clients).toHaveLength(LEGACY + MODERN);
     await replicas[0]!.call('disable', 'echo');
     const agreedMs = await within(
@@ -59,7 +60,7 @@ describe('three replica processes on one Redis', () => {
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     expect(clients.map(({ client }) => client.toolsChanged.count)).toEqual(clients.map(() => 1));
     const lists = await Promise.all(clients.map(({ client }) => client.toolNames()));
-    for (const names of lists) expect(names).toEqual(['whoami', 'ask_name']);
+    for (const names of lists) expect(names).toEqual(['whoami', 'ask_name', 'slow']);
   });
 
   it('a restarted replica 2 serves the same disabled set', async () => {
@@ -69,8 +70,8 @@ describe('three replica processes on one Redis', () => {
     clients = clients.filter(({ replica }) => replica !== old);
     await old.stop();
     replicas[1] = await Replica.start(redis.url, PREFIX, 'r2');
-    expect(await replicas[1].call('enabled')).toEqual(['whoami', 'ask_name']);
-    expect(await toolNamesAt(replicas[1].url)).toEqual(['whoami', 'ask_name']);
+    expect(await replicas[1].call('enabled')).toEqual(['whoami', 'ask_name', 'slow']);
+    expect(await toolNamesAt(replicas[1].url)).toEqual(['whoami', 'ask_name', 'slow']);
   });
 
   it('an elicitation round started on replica 1 completes on replica 3 (shared requestState key)', async () => {
@@ -86,6 +87,31 @@ describe('three replica processes on one Redis', () => {
     });
     expect(second.error).toBeUndefined();
     expect((second.result as { content: Array<{ text: string }> }).content[0]?.text).toBe('Hello Ada from r3');
+  });
+
+  it('a task started on replica 1 is polled and cancelled on replica 2; the cancel stops the work on replica 1', async () => {
+    const tasks = { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const created = await modernRequest(
+      replicas[0]!.url,
+      'tools/call',
+      { name: 'slow', arguments: { ms: 20_000 } },
+      tasks,
+    );
+    const taskId =
+      (created.result as { taskId?: string; task?: { taskId: string } }).taskId ??
+      (created.result as { task: { taskId: string } }).task?.taskId;
+    expect(taskId, JSON.stringify(created)).toBeTruthy();
+    const polled = await modernRequest(replicas[1]!.url, 'tasks/get', { taskId }, tasks);
+    expect(polled.result).toMatchObject({ taskId, status: 'working' });
+    const cancel = await modernRequest(replicas[1]!.url, 'tasks/cancel', { taskId }, tasks);
+    expect(cancel.error).toBeUndefined();
+    await within(
+      async () => (await replicas[0]!.call<string[]>('aborts')).includes('cancelled'),
+      'the work on r1 to stop',
+      5_000,
+    );
+    const after = await modernRequest(replicas[2]!.url, 'tasks/get', { taskId }, tasks);
+    expect(after.result).toMatchObject({ taskId, status: 'cancelled' });
   });
 
   it('sendResourceUpdated and a prompt registration on replica 1 reach clients of the other replicas once', async () => {
@@ -122,7 +148,7 @@ describe('three replica processes on one Redis', () => {
     await within(
       async () => (await replicas[0]!.call<ClusterSessionInfo[]>('clusterSessions')).some((s) => s.replicaId === 'r3'),
       'r3 sessions listed',
-      2_000,
+      5_000,
     );
     const r3 = replicas.pop()!;
     clients = clients.filter(({ replica }) => replica !== r3);
@@ -130,7 +156,7 @@ describe('three replica processes on one Redis', () => {
     await within(
       async () => (await replicas[0]!.call<ClusterSessionInfo[]>('clusterSessions')).every((s) => s.replicaId !== 'r3'),
       'the killed replica’s sessions to expire',
-      5_000,
+      15_000,
     );
   });
 });

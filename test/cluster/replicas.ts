@@ -118,8 +118,13 @@ export async function connectSpread(
 }
 
 /** The 2026-07-28 request `method` on `url` (no session): the JSON-RPC response. */
-export async function modernRequest(url: string, method: string, params: Record<string, unknown> = {}) {
-  const name = params.name as string | undefined;
+export async function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: object = { elicitation: {} },
+) {
+  const name = (params.name ?? params.taskId) as string | undefined;
   const response = await post(
     url,
     {
@@ -130,7 +135,7 @@ export async function modernRequest(url: string, method: string, params: Record<
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
         },
       },
     },
