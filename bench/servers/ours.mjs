@@ -30,13 +30,18 @@ export async function startHttp({ tools, idleTimeoutMs, folder, redis, prefix })
   if (folder) server.registerFolder(folder);
   await server.start();
   let disabled = false;
+  let toggledAt = null;
+  server.events.on('toolToggled', () => (toggledAt = Date.now()));
   return {
     port: server.address.port,
     held: () => server.sessionCount,
+    toggledAt: () => toggledAt,
     toggle: () => {
+      const at = Date.now(); // W7 compares it with each replica's toggledAt (one clock)
       disabled = !disabled;
       if (disabled) server.disableTool('echo');
       else server.enableTool('echo');
+      return at;
     },
     stop: () => server.stop(),
   };
