@@ -7,6 +7,8 @@ import type { ServerInfo } from '../mcp/server/server-info.js';
 import { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
+import { adminRouter } from '../admin/admin-router.js';
+import { FileToolStateStore } from '../state/file-tool-state-store.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -15,6 +17,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** Watch the folder so changes on disk reach clients (`list_changed`, `resources/updated`). Default true. */
   watch?: boolean;
+  /** JSON file keeping the disabled tools across restarts (`FileToolStateStore`). Default: none (memory). */
+  stateFile?: string;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -22,11 +26,22 @@ export interface ServeHttpOptions extends ServeOptions {
   host?: string;
   /** TCP port; 0 picks a free one. */
   port?: number;
+  /** Mount the settings page and admin API at `/admin`, guarded by this bearer token. Default: off. */
+  adminToken?: string;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
   return new DocumentStore({ watch: options.watch !== false });
+}
+
+/** Server options shared by both transports: documents, quiet logger, tool state file. */
+function commonOptions(options: ServeOptions) {
+  return {
+    documents: documentStore(options),
+    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
+  };
 }
 
 /** The CLI's default folder: the package's own `docs/`. */
@@ -64,10 +79,7 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
-  const server = new StdioMcpServer(serverInfo(options, version), {
-    documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
-  });
+  const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'stdio' }, options.quiet);
@@ -85,9 +97,9 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
-    documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    ...commonOptions(options),
   });
+  if (options.adminToken) server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(
@@ -98,6 +110,10 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   }
   const summary = registerFolder(server, options);
   await server.start();
-  banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);
+  const url = server.address.url;
+  const settingsUrl = options.adminToken
+    ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
+    : undefined;
+  banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
   return server;
 }
