@@ -95,8 +95,10 @@ function toolMatches(tool) {
 
 function statsText(stats) {
   if (!stats) return '';
-  return `${stats.count} calls · p50 ${fmtMs(stats.p50Ms)} · p95 ${fmtMs(stats.p95Ms)}`;
+  return `${stats.count} call${stats.count === 1 ? '' : 's'} · p50 ${fmtMs(stats.p50Ms)} · p95 ${fmtMs(stats.p95Ms)}`;
 }
+
+const errorText = (stats) => (stats?.errors ? ` · ${stats.errors} error${stats.errors === 1 ? '' : 's'}` : '');
 
 function toolRow(tool) {
   const row = document.createElement('div');
@@ -121,7 +123,7 @@ function toolRow(tool) {
   counts.textContent = statsText(tool.stats);
   const errors = document.createElement('span');
   errors.className = 'errors';
-  errors.textContent = tool.stats?.errors ? ` · ${tool.stats.errors} errors` : '';
+  errors.textContent = errorText(tool.stats);
   stats.append(counts, errors);
   const description = document.createElement('p');
   description.className = 'description';
@@ -192,7 +194,7 @@ async function loadTools() {
     const row = document.querySelector(`[data-tool="${CSS.escape(tool.name)}"]`);
     if (!row) continue;
     row.querySelector('.stats span').textContent = statsText(tool.stats);
-    row.querySelector('.stats .errors').textContent = tool.stats?.errors ? ` · ${tool.stats.errors} errors` : '';
+    row.querySelector('.stats .errors').textContent = errorText(tool.stats);
     setSwitch(tool.name, tool.enabled);
   }
 }
