@@ -12,7 +12,7 @@ function register(server, tools) {
   }
 }
 
-export async function startHttp({ tools, idleTimeoutMs, folder }) {
+export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart }) {
   const server = new HttpMcpServer(
     { name: 'bench', version: '1.0.0' },
     {
@@ -25,6 +25,7 @@ export async function startHttp({ tools, idleTimeoutMs, folder }) {
   );
   register(server, tools);
   if (folder) server.registerFolder(folder);
+  beforeStart?.(server);
   await server.start();
   let disabled = false;
   return {
@@ -39,8 +40,9 @@ export async function startHttp({ tools, idleTimeoutMs, folder }) {
   };
 }
 
-export async function startStdio({ tools }) {
+export async function startStdio({ tools, beforeStart }) {
   const server = new StdioMcpServer({ name: 'bench', version: '1.0.0' }, { logger: silent });
   register(server, tools);
+  beforeStart?.(server);
   await server.start();
 }
