@@ -180,5 +180,10 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
   api.use((req, res) => {
     sendAdminError(res, 404, 'NOT_FOUND', `No admin route ${req.method} ${req.baseUrl}${req.path}.`);
   });
+  const internal: ErrorRequestHandler = (error, _req, res, _next) => {
+    console.error('mcp-toolkit admin API error:', error); // stderr; should not happen
+    sendAdminError(res, 500, 'INTERNAL', 'The admin API failed on this request; see the server log.');
+  };
+  api.use(internal);
   return api;
 }
