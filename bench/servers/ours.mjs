@@ -12,7 +12,7 @@ function register(server, tools) {
   }
 }
 
-export async function startHttp({ tools, idleTimeoutMs, folder, redis, prefix }) {
+export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart, redis, prefix }) {
   // W7: with `redis`, the server is one replica of a cluster sharing that Redis.
   const cluster = redis ? await createCluster({ redis, prefix, logger: silent }) : undefined;
   const server = new HttpMcpServer(
@@ -28,6 +28,7 @@ export async function startHttp({ tools, idleTimeoutMs, folder, redis, prefix })
   );
   register(server, tools);
   if (folder) server.registerFolder(folder);
+  beforeStart?.(server);
   await server.start();
   let disabled = false;
   let toggledAt = null;
@@ -47,8 +48,9 @@ export async function startHttp({ tools, idleTimeoutMs, folder, redis, prefix })
   };
 }
 
-export async function startStdio({ tools }) {
+export async function startStdio({ tools, beforeStart }) {
   const server = new StdioMcpServer({ name: 'bench', version: '1.0.0' }, { logger: silent });
   register(server, tools);
+  beforeStart?.(server);
   await server.start();
 }

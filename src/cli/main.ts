@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -24,6 +25,9 @@ interface ServeFlags {
   quiet?: boolean;
   watch?: boolean;
   redis?: string;
+  admin?: boolean;
+  adminToken?: string;
+  stateFile?: string;
 }
 
 function parsePort(value: string): number {
@@ -46,6 +50,15 @@ program
   )
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
   .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
+  .option('--admin', 'HTTP only: serve the settings page and admin API at /admin (loopback clients, bearer token)')
+  .option(
+    '--admin-token <token>',
+    `admin bearer token (default: $${ADMIN_TOKEN_ENV}, else a random one printed in the banner)`,
+  )
+  .option(
+    '--state-file <path>',
+    'JSON file keeping disabled tools across restarts (default with --admin: <config dir>/mcp-toolkit/tool-state/<folder>-<hash>.json)',
+  )
   .option('-q, --quiet', 'do not print the startup banner')
   .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
   .action(async (folder: string | undefined, opts: ServeFlags) => {
@@ -56,11 +69,19 @@ program
       ?.split(',')
       .map((ext) => ext.trim())
       .filter(Boolean);
-    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
+    if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+    // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
+    const stateFile = opts.stateFile
+      ? path.resolve(opts.stateFile)
+      : opts.admin && !opts.redis
+        ? defaultStateFile(target)
+        : undefined;
+    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false, stateFile };
+    const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
       : await serveHttpFolder(
-          { ...common, host: opts.host, port: parsePort(opts.port ?? '3000'), redis: opts.redis },
+          { ...common, ...admin, host: opts.host, port: parsePort(opts.port ?? '3000'), redis: opts.redis },
           pkg.version,
         );
     const shutdown = () => void server.stop().then(() => process.exit(0));

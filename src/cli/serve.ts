@@ -8,6 +8,8 @@ import type { ServerInfo } from '../mcp/server/server-info.js';
 import { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
+import { adminRouter } from '../admin/admin-router.js';
+import { FileToolStateStore } from '../state/file-tool-state-store.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -16,6 +18,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** Watch the folder so changes on disk reach clients (`list_changed`, `resources/updated`). Default true. */
   watch?: boolean;
+  /** JSON file keeping the disabled tools across restarts (`FileToolStateStore`). Default: none (memory). */
+  stateFile?: string;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -28,11 +32,22 @@ export interface ServeHttpOptions extends ServeOptions {
    * comes from `MCP_TOOLKIT_REQUEST_STATE_KEY` (>= 32 bytes) when set, else from Redis.
    */
   redis?: string;
+  /** Mount the settings page and admin API at `/admin`, guarded by this bearer token. Default: off. */
+  adminToken?: string;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
   return new DocumentStore({ watch: options.watch !== false });
+}
+
+/** Server options shared by both transports: documents, quiet logger, tool state file. */
+function commonOptions(options: ServeOptions) {
+  return {
+    documents: documentStore(options),
+    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
+  };
 }
 
 /** The CLI's default folder: the package's own `docs/`. */
@@ -70,10 +85,7 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
-  const server = new StdioMcpServer(serverInfo(options, version), {
-    documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
-  });
+  const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'stdio' }, options.quiet);
@@ -89,17 +101,18 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
-  const logger = createDefaultLogger(options.quiet ? 'warn' : undefined);
+  const logger = options.redis ? createDefaultLogger(options.quiet ? 'warn' : undefined) : undefined;
   const cluster = options.redis
     ? await createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
     : undefined;
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
-    documents: documentStore(options),
-    logger,
+    ...commonOptions(options),
+    ...(logger && { logger }),
     cluster,
   });
+  if (options.adminToken) server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(
@@ -110,6 +123,10 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   }
   const summary = registerFolder(server, options);
   await server.start();
-  banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);
+  const url = server.address.url;
+  const settingsUrl = options.adminToken
+    ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
+    : undefined;
+  banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
   return server;
 }

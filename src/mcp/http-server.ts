@@ -106,7 +106,11 @@ export class HttpMcpServer extends BaseMcpServer {
 
   /** The live legacy sessions, least recently active first. */
   listSessions(): HttpSessionInfo[] {
-    return this.#sessions.list();
+    return this.#sessions.list().map((info) => {
+      const client = this.#sessions.get(info.id)?.session.view.getClientVersion();
+      const clientInfo = client && { name: client.name, version: client.version, title: client.title };
+      return { ...info, era: 'legacy' as const, ...(clientInfo && { clientInfo }) };
+    });
   }
 
   /** Closes one legacy session (reason `closed`); its client gets 404 next and re-initializes. Returns false for an unknown id. */

@@ -228,6 +228,11 @@ export abstract class BaseMcpServer {
     return this.#toolState.flush();
   }
 
+  /** The whole disabled set, sorted, names not registered yet included (what `toolState` stores). */
+  getDisabledTools(): string[] {
+    return this.registry.disabledNames();
+  }
+
   /** Every registered tool with its enabled state, in registration order (for a settings UI). */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();

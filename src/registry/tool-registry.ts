@@ -6,6 +6,8 @@ import { ToolPackage } from './tool-package.js';
 export interface ToolState {
   readonly tool: Tool<never>;
   readonly enabled: boolean;
+  /** Name of the `ToolPackage` it was registered with, when that package has a name. */
+  readonly package?: string;
 }
 
 /** What changed in the registry; `toolsChanged` is true when the visible tool list changed. */
@@ -30,6 +32,7 @@ export class ToolRegistry {
   readonly #disabled = new Set<string>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
   readonly #instructions: string[] = [];
+  readonly #packages = new Map<string, string>();
   #enabledListCache?: readonly ListedTool[];
   #accessRules = 0;
 
@@ -52,6 +55,7 @@ export class ToolRegistry {
     for (const tool of tools) {
       this.#tools.set(tool.name, tool);
       if (tool.canAccess) this.#accessRules += 1;
+      if (item instanceof ToolPackage && item.name) this.#packages.set(tool.name, item.name);
     }
     if (item instanceof ToolPackage && item.instructions) this.#instructions.push(item.instructions);
     if (tools.length > 0) this.#changed({ added: tools, toggled: [] });
@@ -109,7 +113,14 @@ export class ToolRegistry {
   /** Every registered tool with its enabled state, in registration order (read-only). */
   snapshot(): readonly ToolState[] {
     return Object.freeze(
-      [...this.#tools.values()].map((tool) => Object.freeze({ tool, enabled: !this.#disabled.has(tool.name) })),
+      [...this.#tools.values()].map((tool) => {
+        const pkg = this.#packages.get(tool.name);
+        return Object.freeze({
+          tool,
+          enabled: !this.#disabled.has(tool.name),
+          ...(pkg !== undefined && { package: pkg }),
+        });
+      }),
     );
   }
 
