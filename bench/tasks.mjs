@@ -1,4 +1,4 @@
-/* global console, performance, process, setTimeout, clearTimeout */
+/* global console, performance, process, setTimeout */
 // MCP tasks overhead and memory (issue 13):
 //  1. per-call cost of a tool call run as a 2025-11-25 task (tools/call with `task`, then
 //     tasks/result) against the same call made directly, N concurrent calls at once, through the
