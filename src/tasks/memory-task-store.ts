@@ -33,7 +33,9 @@ export class MemoryTaskStore implements TaskStore {
     if (this.tasks.has(task.taskId)) {
       return Promise.reject(new TaskError('SERVER_STATE', `Task id ${task.taskId} already exists.`));
     }
-    const record = freeze({ ...jsonCopy(task), lastUpdatedAt: task.createdAt, version: 1 });
+    // Only plain fields here (strings, numbers, the small `request` object): a shallow copy keeps
+    // the caller from mutating the store without a JSON round trip per task.
+    const record = freeze({ ...task, request: { ...task.request }, lastUpdatedAt: task.createdAt, version: 1 });
     this.tasks.set(record.taskId, record);
     let ids = this.byOwner.get(record.owner);
     if (!ids) this.byOwner.set(record.owner, (ids = new Set()));

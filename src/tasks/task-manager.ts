@@ -116,7 +116,7 @@ export class TaskManager {
     this.#ensureSweep();
     const now = Date.now();
     const ttlMs = taskTtl(this.policy, start.requestedTtlMs);
-    const taskId = randomBytes(16).toString('base64url');
+    const taskId = newTaskId();
     const controller = new AbortController();
     const running: Running = {
       taskId,
@@ -359,6 +359,19 @@ export class TaskManager {
       this.onError(error);
     }
   }
+}
+
+/** 128 random bits, base64url; drawn from a pooled buffer (one `randomBytes` call per 256 ids). */
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+function newTaskId(): string {
+  if (idOffset >= idPool.length) {
+    idPool = randomBytes(16 * 256);
+    idOffset = 0;
+  }
+  const id = idPool.toString('base64url', idOffset, idOffset + 16);
+  idOffset += 16;
+  return id;
 }
 
 function notFound(taskId: string): TaskError {

@@ -92,4 +92,30 @@ describe('2025-11-25 tasks with the v1 client (in memory)', () => {
     const listed = await client.experimental.tasks.listTasks();
     expect(listed.tasks.map((t) => t.taskId)).toContain(task.taskId);
   });
+
+  it('lists 1,000 tasks of one client page by page, and refuses a forged cursor', async () => {
+    s = new InMemoryServer(undefined, { tasks: { maxTasksPerPrincipal: 2000 } });
+    s.registerTool(defineTool({ name: 'quick', taskSupport: 'optional', execute: () => 'done' }));
+    const client = await connectV1(s);
+    const created = new Set<string>();
+    for (let batch = 0; batch < 10; batch++) {
+      const calls = Array.from({ length: 100 }, () =>
+        client.request({ method: 'tools/call', params: { name: 'quick', arguments: {}, task: {} } }, z.any() as never),
+      );
+      for (const answer of await Promise.all(calls)) created.add((answer as { task: { taskId: string } }).task.taskId);
+    }
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await client.experimental.tasks.listTasks(cursor);
+      listed.push(...page.tasks.map((task) => task.taskId));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor && pages < 100);
+    expect(pages).toBe(10);
+    expect(listed).toHaveLength(1000);
+    expect(new Set(listed)).toEqual(created);
+    await expect(client.experimental.tasks.listTasks('forged')).rejects.toMatchObject({ code: -32602 });
+  });
 });

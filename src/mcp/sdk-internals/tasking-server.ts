@@ -14,10 +14,9 @@ export function taskAnswer<T extends object>(result: T): T {
   return result;
 }
 
-class TaskAnswerEscape extends Error {
-  constructor(readonly result: Result) {
-    super('task answer');
-  }
+/** Carries a task handle out of the SDK's wrapper; not an `Error`, so no stack trace is captured per call. */
+class TaskAnswerEscape {
+  constructor(readonly result: Result) {}
 }
 
 /**
