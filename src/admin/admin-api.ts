@@ -127,6 +127,20 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
     res.json({ supported: typeof server.listSessions === 'function', sessions });
   });
 
+  // Every replica's legacy sessions when the server is one replica of a cluster (docs/scaling.md).
+  api.get('/cluster/sessions', async (_req, res) => {
+    if (!server.cluster) return res.json({ supported: false, sessions: [] });
+    try {
+      res.json({
+        supported: true,
+        replicaId: server.cluster.replicaId,
+        sessions: await server.cluster.sessions.list(),
+      });
+    } catch (error) {
+      sendAdminError(res, 503, 'CLUSTER_UNAVAILABLE', (error as Error).message);
+    }
+  });
+
   api.delete('/sessions/:id', (req, res) => {
     const id = req.params.id;
     if (!server.closeSession?.(id)) {

@@ -12,6 +12,7 @@ export type AdminErrorCode =
   | 'TOOL_NOT_FOUND'
   | 'SESSION_NOT_FOUND'
   | 'NOT_FOUND'
+  | 'CLUSTER_UNAVAILABLE'
   | 'INTERNAL';
 
 /** Answers `status` with `{"error":{"code","message"}}` (no-store); does nothing after headers went out. */

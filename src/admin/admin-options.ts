@@ -18,6 +18,8 @@ export type AdminServer = Pick<
   | 'events'
   | 'documents'
 > & {
+  /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster/sessions`. */
+  readonly cluster?: BaseMcpServer['cluster'];
   listSessions?(): HttpSessionInfo[];
   closeSession?(sessionId: string): boolean;
 };
