@@ -35,11 +35,20 @@ export {
   llmChatEntriesToResult,
   type LlmChatToolLike,
   type LlmChatToolEntry,
+  type LlmChatToolShape,
 } from './registry/llm-chat-adapter.js';
+export { toRegistrable, type RegistrableTool, type LlmChatToolPackageShape } from './registry/registrable.js';
 export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
 export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
+export type {
+  SessionToolsFactory,
+  SessionToolsContext,
+  SessionToolSet,
+  SessionToolSetFactory,
+} from './mcp/server/session-tools.js';
+export type { McpServerObserver, ToolCallInfo, ResourceReadInfo } from './mcp/server/observer.js';
 export type { ToolStateStore, ToolStateSnapshot } from './state/tool-state-store.js';
 export { MemoryToolStateStore } from './state/memory-tool-state-store.js';
 export { FileToolStateStore } from './state/file-tool-state-store.js';
@@ -47,7 +56,6 @@ export { adminRouter } from './admin/admin-router.js';
 export type { AdminRouterOptions, AdminAuthenticate, AdminServer } from './admin/admin-options.js';
 export type { AdminErrorCode } from './admin/admin-errors.js';
 export type { ToolCallStatistics, TimelinePoint } from './admin/tool-call-stats.js';
-export type { SessionToolsFactory } from './mcp/server/session-tools.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export type { ChangeSink } from './mcp/server/live-views.js';
@@ -153,3 +161,4 @@ export {
   type TaskStoreEvent,
   type TaskErrorObject,
 } from './tasks/task-store.js';
+export { contentDocumentUri, type ContentDocumentConfig } from './resources/content-document.js';

@@ -1,14 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { createCluster } from '../cluster/create-cluster.js';
 import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
-import { HttpMcpServer } from '../mcp/http-server.js';
+import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
-import { StdioMcpServer } from '../mcp/stdio-server.js';
+import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
-import { adminRouter } from '../admin/admin-router.js';
 import { FileToolStateStore } from '../state/file-tool-state-store.js';
 
 /** Options of the `serve` command. */
@@ -85,6 +83,8 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
+  // Each transport is imported only when chosen: a stdio server never loads the HTTP stack.
+  const { StdioMcpServer } = await import('../mcp/stdio-server.js');
   const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
@@ -102,9 +102,13 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
   const logger = options.redis ? createDefaultLogger(options.quiet ? 'warn' : undefined) : undefined;
+  // Like the transports, the cluster and admin modules load only when asked for.
   const cluster = options.redis
-    ? await createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
+    ? await (
+        await import('../cluster/create-cluster.js')
+      ).createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
     : undefined;
+  const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
@@ -112,7 +116,10 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     ...(logger && { logger }),
     cluster,
   });
-  if (options.adminToken) server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
+  if (options.adminToken) {
+    const { adminRouter } = await import('../admin/admin-router.js');
+    server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
+  }
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(

@@ -191,7 +191,12 @@ class TaskCall {
   /** Runs `execute` to an outcome; before the call became a task, input rounds and their errors escape. */
   async #execute(args: unknown): Promise<TaskOutcome> {
     const { tool, deps, ctx } = this;
-    const base = { name: tool.name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId };
+    const base = {
+      name: tool.name,
+      requestId: ctx.mcpReq.id,
+      sessionId: ctx.sessionId,
+      args: (args ?? {}) as Record<string, unknown>,
+    };
     const started = performance.now();
     deps.events.safeEmit('toolCallStarted', base);
     const finish = (isError: boolean, error?: unknown) =>
