@@ -41,7 +41,10 @@ export class RedisLink {
   readonly #readyListeners = new Set<() => void>();
   readonly #handlers = new Map<string, (message: string) => void>();
   readonly #subscribed = new Set<string>();
-  #down = false;
+  /** Until the first connection, failures are reported by `open()`, not as a lost connection. */
+  #down = true;
+  #everReady = false;
+  #firstTry = true;
   #closed = false;
 
   private constructor(
@@ -95,7 +98,7 @@ export class RedisLink {
         url,
       );
     }
-    link.#down = true;
+    link.#firstTry = false;
     options.logger.warn(
       { redis: url },
       'Redis is unreachable: starting with local state; this replica joins the cluster when Redis answers.',
@@ -150,8 +153,13 @@ export class RedisLink {
 
   async #ready(): Promise<void> {
     if (this.#closed || !this.isReady) return;
-    if (this.#down) this.logger.info({ redis: this.url }, 'Redis connection (re)established; reconciling state.');
+    if (this.#down && this.#everReady) {
+      this.logger.info({ redis: this.url }, 'Redis connection re-established; reconciling state.');
+    } else if (this.#down && !this.#firstTry) {
+      this.logger.info({ redis: this.url }, 'Redis answers now: joining the cluster.');
+    }
     this.#down = false;
+    this.#everReady = true;
     await Promise.all([...this.#handlers.keys()].map((channel) => this.#subscribe(channel)));
     for (const listener of [...this.#readyListeners]) {
       try {

@@ -28,7 +28,7 @@ async function serve(args: string[]): Promise<string> {
   children.push(child);
   return new Promise<string>((resolve, reject) => {
     let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 30_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
@@ -74,7 +74,7 @@ describe('mcp-toolkit serve --http --redis', () => {
     } finally {
       await Promise.allSettled(clients.map((client) => client.close()));
     }
-  });
+  }, 60_000);
 
   it('exits 1 with a clear message when Redis does not answer', async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
