@@ -19,6 +19,11 @@ export default tseslint.config(
     rules: { 'no-redeclare': ['error', { builtinGlobals: false }] },
   },
   {
+    // The settings page's script runs in the browser.
+    files: ['assets/admin/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Scripts and benchmarks print their results to stdout; the library never does.
     files: ['bench/**', 'scripts/**', 'examples/**'],
     rules: { 'no-console': 'off' },

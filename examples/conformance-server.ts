@@ -20,6 +20,7 @@ import {
   type ElicitOptions,
   type ToolContext,
 } from '../src/index.js';
+import { registerTaskFixtures } from './conformance-tasks.js';
 
 /** 1x1 PNG and a minimal WAV, as in the suite's reference server. */
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -544,6 +545,7 @@ export function createConformanceServer(port: number): HttpMcpServer {
     },
   });
 
+  registerTaskFixtures(server);
   return server;
 }
 

@@ -23,7 +23,13 @@ export type ToolkitErrorCode =
   | 'SERVER_STATE'
   | 'UNAUTHENTICATED'
   | 'TOOL_CALL_ABORTED'
-  | 'INPUT_UNAVAILABLE';
+  | 'INPUT_UNAVAILABLE'
+  | 'TOOL_STATE'
+  | 'CLUSTER_UNAVAILABLE'
+  | 'TASK_NOT_FOUND'
+  | 'TASK_LIMIT'
+  /** Malformed task parameters or a foreign task cursor (see {@link TaskError}). */
+  | 'INVALID_ARGUMENTS';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -238,5 +244,57 @@ export class InputUnavailableError extends ToolkitError {
     readonly capability?: ClientInputCapability,
   ) {
     super('INPUT_UNAVAILABLE', message);
+  }
+}
+
+/**
+ * Thrown by a `ToolStateStore` when the saved tool state exists but cannot be read, parsed or
+ * written (code `TOOL_STATE`), e.g. a truncated or hand-edited JSON state file. `source` names
+ * what failed (the file path, or a store description). When `load()` throws it at `start()`,
+ * the server logs a warning naming `source` and keeps its configured disabled set; a failed
+ * save is logged and retried with the next change.
+ */
+export class ToolStateError extends ToolkitError {
+  constructor(
+    message: string,
+    readonly source: string,
+    options?: { cause?: unknown },
+  ) {
+    super('TOOL_STATE', message, options);
+  }
+}
+
+/**
+ * Thrown when the shared store of a cluster of replicas (Redis) cannot be reached (code
+ * `CLUSTER_UNAVAILABLE`): by `createCluster()` at start when Redis does not answer within
+ * `connectTimeoutMs` and `onUnavailable` is `'fail'` (the default), and by cluster-wide reads
+ * such as the session listing while Redis is down. `url` names the Redis endpoint (password removed).
+ */
+export class ClusterUnavailableError extends ToolkitError {
+  constructor(
+    message: string,
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super('CLUSTER_UNAVAILABLE', message, options);
+  }
+}
+
+/**
+ * Thrown by the MCP tasks layer (`src/tasks/`, MCP "Basic / Utilities / Tasks" and SEP-2663):
+ * code `TASK_NOT_FOUND` (unknown id, expired, or bound to another principal: the same error
+ * for all three, so ids cannot be probed), `TASK_LIMIT` (the server's concurrent-task limit
+ * for the principal or overall is reached), `INVALID_ARGUMENTS` (malformed task parameters or
+ * a cursor the store did not make) or `SERVER_STATE` (a store invariant broke, e.g. a
+ * duplicate id). Sent to clients as JSON-RPC -32602 (invalid params), or -32603 for
+ * `SERVER_STATE`.
+ */
+export class TaskError extends ToolkitError {
+  constructor(
+    code: 'TASK_NOT_FOUND' | 'TASK_LIMIT' | 'INVALID_ARGUMENTS' | 'SERVER_STATE',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
   }
 }

@@ -16,6 +16,7 @@ export {
   ServerStateError,
   ToolCallAbortedError,
   InputUnavailableError,
+  ToolStateError,
   type ToolAbortReason,
   type ToolkitErrorCode,
 } from './errors.js';
@@ -60,6 +61,13 @@ export type {
   SessionToolSetFactory,
 } from './mcp/server/session-tools.js';
 export type { McpServerObserver, ToolCallInfo, ResourceReadInfo } from './mcp/server/observer.js';
+export type { ToolStateStore, ToolStateSnapshot } from './state/tool-state-store.js';
+export { MemoryToolStateStore } from './state/memory-tool-state-store.js';
+export { FileToolStateStore } from './state/file-tool-state-store.js';
+export { adminRouter } from './admin/admin-router.js';
+export type { AdminRouterOptions, AdminAuthenticate, AdminServer } from './admin/admin-options.js';
+export type { AdminErrorCode } from './admin/admin-errors.js';
+export type { ToolCallStatistics, TimelinePoint } from './admin/tool-call-stats.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export type { ServerEvents, ServerEventMap, SessionInfo, SessionCloseReason } from './mcp/server/server-events.js';
@@ -118,4 +126,43 @@ export type {
 } from './resources/resource-template.js';
 export type { ResourceReadReturn, ResourceContentsInput, ResourceContents } from './resources/resource-contents.js';
 export type { ResourceRegistryView, ResourceRegistryChange } from './resources/resource-registry.js';
+
+export { createCluster, type ClusterOptions, type RedisCluster } from './cluster/create-cluster.js';
+export { RedisToolStateStore } from './cluster/redis-tool-state-store.js';
+export { RedisChangeBus } from './cluster/redis-change-bus.js';
+export { RedisSessionDirectory } from './cluster/redis-session-directory.js';
+export { RedisTaskStore } from './cluster/redis-task-store.js';
+export { RedisLink, type RedisClient } from './cluster/redis-link.js';
+export { ClusterUnavailableError } from './errors.js';
+export type { ClusterMembership } from './state/cluster-membership.js';
+export type { ChangeBus, ClusterChange } from './state/change-bus.js';
+export type { SessionDirectory, ClusterSessionInfo } from './state/session-directory.js';
+
+// MCP tasks (both wire forms; docs/tasks.md).
+export { TaskError } from './errors.js';
+export type { TaskSupport } from './registry/tool.js';
+export type { TaskOptions } from './mcp/server/server-tasks.js';
+export type { TaskEventInfo } from './mcp/server/server-events.js';
+export { MemoryTaskStore } from './tasks/memory-task-store.js';
+export {
+  TaskManager,
+  type TaskStart,
+  type RunningTask,
+  type TaskInputRequest,
+  type PendingInput,
+  type TaskChangeListener,
+} from './tasks/task-manager.js';
+export { resolveTaskPolicy, type TaskPolicy, type ResolvedTaskPolicy } from './tasks/task-policy.js';
+export {
+  isTerminalTaskStatus,
+  type TaskStore,
+  type TaskRecord,
+  type NewTaskRecord,
+  type TaskStatus,
+  type TaskStatusUpdate,
+  type TaskOutcome,
+  type TaskPage,
+  type TaskStoreEvent,
+  type TaskErrorObject,
+} from './tasks/task-store.js';
 export { contentDocumentUri, type ContentDocumentConfig } from './resources/content-document.js';

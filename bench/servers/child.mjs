@@ -4,6 +4,7 @@
 // IPC control channel (requests { id, cmd } -> replies { id, value }):
 //   heap   -> { heapUsed, rss } after forced GCs     held   -> live sessions
 //   toggle -> disables / re-enables `echo`           stop   -> stops the server
+//   toggledAt -> when `echo` last flipped here (epoch ms; ours only)
 // The process exits when the parent goes away and, in any case, after hardTimeoutMs.
 import process from 'node:process';
 import { setImmediate, setTimeout } from 'node:timers/promises';
@@ -31,6 +32,7 @@ const commands = {
   heap: heapAfterGc,
   held: () => control.held(),
   toggle: () => control.toggle(),
+  toggledAt: () => control.toggledAt?.() ?? null,
   stop: async () => {
     await Promise.race([control.stop(), setTimeout(5_000)]);
     globalThis.setTimeout(() => process.exit(0), 10).unref();

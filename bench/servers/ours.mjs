@@ -1,5 +1,5 @@
 // mcp-toolkit: HttpMcpServer (both eras on one endpoint) and StdioMcpServer.
-import { defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
+import { createCluster, defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
 import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
@@ -12,7 +12,9 @@ function register(server, tools) {
   }
 }
 
-export async function startHttp({ tools, idleTimeoutMs, folder }) {
+export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart, redis, prefix }) {
+  // W7: with `redis`, the server is one replica of a cluster sharing that Redis.
+  const cluster = redis ? await createCluster({ redis, prefix, logger: silent }) : undefined;
   const server = new HttpMcpServer(
     { name: 'bench', version: '1.0.0' },
     {
@@ -20,27 +22,35 @@ export async function startHttp({ tools, idleTimeoutMs, folder }) {
       logger: silent,
       maxSessions: 100_000,
       maxListenStreams: 10_000,
+      cluster,
       ...(idleTimeoutMs !== undefined && { sessionIdleTimeoutMs: idleTimeoutMs }),
     },
   );
   register(server, tools);
   if (folder) server.registerFolder(folder);
+  beforeStart?.(server);
   await server.start();
   let disabled = false;
+  let toggledAt = null;
+  server.events.on('toolToggled', () => (toggledAt = Date.now()));
   return {
     port: server.address.port,
     held: () => server.sessionCount,
+    toggledAt: () => toggledAt,
     toggle: () => {
+      const at = Date.now(); // W7 compares it with each replica's toggledAt (one clock)
       disabled = !disabled;
       if (disabled) server.disableTool('echo');
       else server.enableTool('echo');
+      return at;
     },
     stop: () => server.stop(),
   };
 }
 
-export async function startStdio({ tools }) {
+export async function startStdio({ tools, beforeStart }) {
   const server = new StdioMcpServer({ name: 'bench', version: '1.0.0' }, { logger: silent });
   register(server, tools);
+  beforeStart?.(server);
   await server.start();
 }

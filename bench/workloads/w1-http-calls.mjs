@@ -11,7 +11,7 @@ const ERAS = {
   modern: ['ours', 'raw-v2'],
 };
 
-async function measure(system, era, { warmup, calls }) {
+export async function measure(system, era, { warmup, calls }) {
   const child = await startChild(system, 'http', { tools: 1 }, { hardTimeoutMs: 120_000 });
   const driver = new HttpDriver(child.port, CLIENTS);
   try {

@@ -6,7 +6,7 @@ import { StdioDriver } from '../lib/stdio-driver.mjs';
 
 const SYSTEMS = ['ours', 'raw-v2', 'raw-v1', 'fastmcp'];
 
-async function measure(system, { warmup, calls }) {
+export async function measure(system, { warmup, calls }) {
   const t0 = performance.now();
   const child = await startChild(system, 'stdio', { tools: 1 }, { hardTimeoutMs: 120_000 });
   try {

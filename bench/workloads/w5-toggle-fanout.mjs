@@ -3,8 +3,9 @@
 // streams; one toggle in the server; time until every client has its
 // notifications/tools/list_changed, and whether each got exactly one.
 import { startChild } from '../lib/children.mjs';
-import { bodies, HttpDriver, legacyHeaders, modernHeaders } from '../lib/http-driver.mjs';
-import { median, num, percentile, ratio, rotate, runConcurrent, sleep, table } from '../lib/stats.mjs';
+import { FanoutCounter, openListeners } from '../lib/fanout.mjs';
+import { HttpDriver } from '../lib/http-driver.mjs';
+import { median, num, percentile, ratio, rotate, sleep, table } from '../lib/stats.mjs';
 
 const SYSTEMS = ['ours', 'raw-v2', 'raw-v1', 'fastmcp'];
 const MODERN = new Set(['ours', 'raw-v2']);
@@ -16,55 +17,13 @@ async function measure(system, legacyClients, modernClients) {
   const closers = [];
   try {
     const modern = MODERN.has(system) ? modernClients : 0;
-    const total = legacyClients + modern;
-    const counts = new Array(total).fill(0);
-    const arrivals = new Array(total).fill(0);
-    let remaining = total;
-    let allNotified;
-    const done = new Promise((resolve) => (allNotified = resolve));
-    const onMessage = (client) => (message) => {
-      if (message.method !== 'notifications/tools/list_changed') return;
-      counts[client] += 1;
-      if (counts[client] === 1) {
-        arrivals[client] = performance.now();
-        if ((remaining -= 1) === 0) allNotified();
-      }
-    };
-    const sessions = [];
-    await runConcurrent(100, legacyClients, async () => sessions.push(await driver.openSession()));
-    await runConcurrent(50, legacyClients, async (_, i) =>
-      closers.push(await driver.stream({ method: 'GET', headers: legacyHeaders(sessions[i]) }, onMessage(i))),
-    );
-    let acknowledged = 0;
-    await runConcurrent(50, modern, async (_, i) => {
-      const client = legacyClients + i;
-      const handler = onMessage(client);
-      const stream = {
-        method: 'POST',
-        headers: modernHeaders('subscriptions/listen'),
-        body: bodies.listen(i),
-      };
-      closers.push(
-        await driver.stream(stream, (message) => {
-          if (message.method === 'notifications/subscriptions/acknowledged') acknowledged += 1;
-          handler(message);
-        }),
-      );
-    });
-    while (acknowledged < modern) await sleep(20);
+    const counter = new FanoutCounter(legacyClients + modern);
+    closers.push(...(await openListeners(driver, counter, { first: 0, legacy: legacyClients, modern })));
     await sleep(300);
     const t0 = performance.now();
     await child.call('toggle');
-    const timedOut = await Promise.race([done.then(() => false), sleep(30_000).then(() => true)]);
-    await sleep(QUIET_MS);
-    const times = arrivals.filter((t) => t > 0).map((t) => t - t0);
-    return {
-      clients: total,
-      lastMs: timedOut ? NaN : Math.max(...times),
-      p50Ms: percentile(times, 50),
-      notified: counts.filter((c) => c > 0).length,
-      exactlyOnce: counts.filter((c) => c === 1).length,
-    };
+    const { times, ...figures } = await counter.result(t0, QUIET_MS);
+    return { ...figures, p50Ms: percentile(times, 50) };
   } finally {
     for (const close of closers) close();
     driver.close();

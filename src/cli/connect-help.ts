@@ -7,6 +7,10 @@ export interface ServeSummary {
   resourceCount: number;
   transport: 'stdio' | 'http';
   url?: string;
+  /** The settings page with its token (`serve --admin`). */
+  settingsUrl?: string;
+  /** Where the disabled tools are kept, when in a file. */
+  stateFile?: string;
 }
 
 /**
@@ -18,6 +22,8 @@ export function connectHelp(summary: ServeSummary, cliPath: string): string {
     `mcp-toolkit: serving ${summary.resourceCount} document(s) from ${summary.folder}`,
     `  tools: ${summary.toolNames.join(', ')}`,
   ];
+  if (summary.stateFile) lines.push(`  tool state file: ${summary.stateFile}`);
+  if (summary.settingsUrl) lines.push(`  settings page (keep this URL private): ${summary.settingsUrl}`);
   if (summary.transport === 'http' && summary.url) {
     lines.push(
       `  MCP endpoint: ${summary.url}`,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 import { sessionOptions, type SessionFlags } from './session-flags.js';
 
@@ -24,6 +25,10 @@ interface ServeFlags extends SessionFlags {
   ext?: string;
   quiet?: boolean;
   watch?: boolean;
+  redis?: string;
+  admin?: boolean;
+  adminToken?: string;
+  stateFile?: string;
 }
 
 function parsePort(value: string): number {
@@ -49,19 +54,45 @@ program
   .option('--max-sessions <n>', 'most live HTTP sessions (default 1000)')
   .option('--session-limit-policy <policy>', 'at the cap: evict-lru (default) or reject (answer 503)')
   .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
+  .option('--admin', 'HTTP only: serve the settings page and admin API at /admin (loopback clients, bearer token)')
+  .option(
+    '--admin-token <token>',
+    `admin bearer token (default: $${ADMIN_TOKEN_ENV}, else a random one printed in the banner)`,
+  )
+  .option(
+    '--state-file <path>',
+    'JSON file keeping disabled tools across restarts (default with --admin: <config dir>/mcp-toolkit/tool-state/<folder>-<hash>.json)',
+  )
   .option('-q, --quiet', 'do not print the startup banner')
+  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
   .action(async (folder: string | undefined, opts: ServeFlags) => {
     if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
+    if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
     const target = path.resolve(folder ?? defaultFolder());
     const extensions = opts.ext
       ?.split(',')
       .map((ext) => ext.trim())
       .filter(Boolean);
-    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
+    if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+    // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
+    const stateFile = opts.stateFile
+      ? path.resolve(opts.stateFile)
+      : opts.admin && !opts.redis
+        ? defaultStateFile(target)
+        : undefined;
+    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false, stateFile };
+    const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
       : await serveHttpFolder(
-          { ...common, host: opts.host, port: parsePort(opts.port ?? '3000'), ...sessionOptions(opts) },
+          {
+            ...common,
+            ...admin,
+            host: opts.host,
+            port: parsePort(opts.port ?? '3000'),
+            redis: opts.redis,
+            ...sessionOptions(opts),
+          },
           pkg.version,
         );
     const shutdown = () => void server.stop().then(() => process.exit(0));

@@ -8,6 +8,7 @@ import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
 import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
+import { FileToolStateStore } from '../state/file-tool-state-store.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -16,6 +17,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** Watch the folder so changes on disk reach clients (`list_changed`, `resources/updated`). Default true. */
   watch?: boolean;
+  /** JSON file keeping the disabled tools across restarts (`FileToolStateStore`). Default: none (memory). */
+  stateFile?: string;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -29,11 +32,27 @@ export interface ServeHttpOptions extends ServeOptions {
   maxSessions?: number;
   /** See `HttpMcpServerOptions`: what `initialize` does at the cap. */
   sessionLimitPolicy?: SessionLimitPolicy;
+  /**
+   * Redis URL: join the cluster of replicas sharing it (docs/scaling.md). The `requestState` key
+   * comes from `MCP_TOOLKIT_REQUEST_STATE_KEY` (>= 32 bytes) when set, else from Redis.
+   */
+  redis?: string;
+  /** Mount the settings page and admin API at `/admin`, guarded by this bearer token. Default: off. */
+  adminToken?: string;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
   return new DocumentStore({ watch: options.watch !== false });
+}
+
+/** Server options shared by both transports: documents, quiet logger, tool state file. */
+function commonOptions(options: ServeOptions) {
+  return {
+    documents: documentStore(options),
+    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
+  };
 }
 
 /** The CLI's default folder: the package's own `docs/`. */
@@ -73,10 +92,7 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
   // Each transport is imported only when chosen: a stdio server never loads the HTTP stack.
   const { StdioMcpServer } = await import('../mcp/stdio-server.js');
-  const server = new StdioMcpServer(serverInfo(options, version), {
-    documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
-  });
+  const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
   banner({ ...summary, transport: 'stdio' }, options.quiet);
@@ -89,8 +105,16 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * with the endpoint URL goes to stderr.
  * @throws InvalidPathError when `folder` is not a directory.
  * @throws Error with code `EADDRINUSE` when the port is taken.
+ * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
+  const logger = options.redis ? createDefaultLogger(options.quiet ? 'warn' : undefined) : undefined;
+  // Like the transports, the cluster and admin modules load only when asked for.
+  const cluster = options.redis
+    ? await (
+        await import('../cluster/create-cluster.js')
+      ).createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
+    : undefined;
   const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
@@ -98,9 +122,14 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
     maxSessions: options.maxSessions,
     sessionLimitPolicy: options.sessionLimitPolicy,
-    documents: documentStore(options),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    ...commonOptions(options),
+    ...(logger && { logger }),
+    cluster,
   });
+  if (options.adminToken) {
+    const { adminRouter } = await import('../admin/admin-router.js');
+    server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
+  }
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(
@@ -111,6 +140,10 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   }
   const summary = registerFolder(server, options);
   await server.start();
-  banner({ ...summary, transport: 'http', url: server.address.url }, options.quiet);
+  const url = server.address.url;
+  const settingsUrl = options.adminToken
+    ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
+    : undefined;
+  banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
   return server;
 }

@@ -91,7 +91,12 @@ export class HttpMcpServer extends BaseMcpServer {
 
   /** The live legacy sessions, least recently active first. */
   listSessions(): HttpSessionInfo[] {
-    return this.#endpoint.sessions.list();
+    const sessions = this.#endpoint.sessions;
+    return sessions.list().map((info) => {
+      const client = sessions.get(info.id)?.session.view.getClientVersion();
+      const clientInfo = client && { name: client.name, version: client.version, title: client.title };
+      return { ...info, era: 'legacy' as const, ...(clientInfo && { clientInfo }) };
+    });
   }
 
   /**
@@ -113,6 +118,7 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#phase = 'starting';
     let address: HttpServerAddress;
     try {
+      await this.prepareStart();
       address = await this.#endpoint.listen();
     } catch (error) {
       await this.stop();

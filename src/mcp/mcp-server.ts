@@ -10,6 +10,8 @@ import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/docu
 import { DocumentStore, type DocumentResource, type DocumentStoreView } from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
+import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
+import type { ToolStateStore } from '../state/tool-state-store.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
@@ -34,9 +36,14 @@ import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
+import { ClusterLink } from './server/cluster-link.js';
+import type { ClusterMembership } from '../state/cluster-membership.js';
+import { ToolStateSync } from './server/tool-state-sync.js';
 import { attachObserver, type McpServerObserver } from './server/observer.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
+import { createServerTasks, type TaskOptions } from './server/server-tasks.js';
+import type { TaskManager } from '../tasks/task-manager.js';
 
 export type { ServerInfo } from './server/server-info.js';
 
@@ -65,6 +72,22 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /**
+   * Makes this server one replica of several serving one endpoint (see `createCluster()` and
+   * `docs/scaling.md`): the membership's tool-state store is used (unless `toolState` is given),
+   * its `requestStateKey` (unless `requestStateKey` is given), prompt/resource list changes and
+   * `sendResourceUpdated()` reach the clients of every replica, and legacy HTTP sessions are listed
+   * cluster-wide. `stop()` closes the membership.
+   */
+  cluster?: ClusterMembership;
+  /**
+   * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
+   * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
+   * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
+   */
+  toolState?: ToolStateStore;
+  /** MCP tasks: the store (default in memory) and policy (TTL, limits, poll hint); see `docs/tasks.md`. */
+  tasks?: TaskOptions;
   /**
    * Monitoring callbacks for finished tool calls and client resource reads (llm-chat-mcp's
    * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
@@ -108,11 +131,15 @@ export abstract class BaseMcpServer {
   protected readonly views: LiveViews;
   /** Lifecycle, registration, toggle, session and tool-call events (see {@link ServerEventMap}). */
   readonly events: ServerEvents;
+  /** MCP tasks of every view (store, policy, running work); see `docs/tasks.md`. */
+  readonly tasks: TaskManager;
   readonly #model: ViewModel;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
+  readonly #toolState: ToolStateSync;
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
+  readonly #cluster?: ClusterLink;
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
   constructor(
@@ -130,6 +157,19 @@ export abstract class BaseMcpServer {
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
+    this.#toolState = new ToolStateSync(
+      options.toolState ?? options.cluster?.toolState ?? new MemoryToolStateStore(),
+      this.registry,
+      {
+        logger: this.logger,
+        events: this.events,
+      },
+    );
+    this.tasks = createServerTasks(
+      { ...options.tasks, store: options.tasks?.store ?? options.cluster?.tasks },
+      this.events,
+      onError,
+    );
     if (options.observer) attachObserver(this.events, options.observer);
     this.#model = {
       serverInfo,
@@ -140,8 +180,9 @@ export abstract class BaseMcpServer {
       events: this.events,
       calls: this.views.calls,
       pageSize: options.resourcePageSize,
+      tasks: this.tasks,
       requestState: createRequestStateCodec<InputState>({
-        key: options.requestStateKey ?? randomBytes(32),
+        key: options.requestStateKey ?? options.cluster?.requestStateKey ?? randomBytes(32),
         bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
       }),
       onError,
@@ -152,6 +193,22 @@ export abstract class BaseMcpServer {
     };
     fanOutModelChanges(this.#model, this.views, this.events);
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
+    // A toggle made any way (server methods, tool handles, a pushed remote change) is saved.
+    this.registry.onChange((change) => {
+      if (change.toggled.length > 0) this.#toolState.changed();
+    });
+    if (options.cluster) {
+      const { views, events, prompts, resources, logger } = this;
+      this.#cluster = new ClusterLink(options.cluster, {
+        ...{ views, events, prompts, resources, logger },
+        isRunning: () => this.isRunning,
+      });
+    }
+  }
+
+  /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
+  get cluster(): ClusterMembership | undefined {
+    return this.#cluster?.membership;
   }
 
   /**
@@ -191,16 +248,29 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
+    this.#toolState.changed();
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
+    this.#toolState.changed();
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
+    this.#toolState.changed();
+  }
+
+  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
+  flushToolState(): Promise<void> {
+    return this.#toolState.flush();
+  }
+
+  /** The whole disabled set, sorted, names not registered yet included (what `toolState` stores). */
+  getDisabledTools(): string[] {
+    return this.registry.disabledNames();
   }
 
   /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
@@ -318,10 +388,12 @@ export abstract class BaseMcpServer {
    * MCP "Resources / Subscriptions"), so they read it again. Only subscribers get it: on the
    * legacy era the clients that sent `resources/subscribe` for `uri`; on 2026-07-28 the
    * `subscriptions/listen` streams whose `resourceSubscriptions` contain `uri`. Safe to call
-   * for any URI at any time (before `start()` or with no subscriber it does nothing).
+   * for any URI at any time (before `start()` or with no subscriber it does nothing). With the
+   * `cluster` option, subscribers on every replica are told.
    */
   sendResourceUpdated(uri: string): void {
     this.views.resourceUpdated(uri);
+    this.#cluster?.resourceUpdated(uri);
   }
 
   /**
@@ -361,6 +433,11 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
+      await this.#toolState.close();
+      await this.tasks.stop();
+      await this.#cluster
+        ?.close()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));
       await this.#store.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
@@ -380,6 +457,11 @@ export abstract class BaseMcpServer {
     if (this.#state !== 'new') {
       throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
     }
+  }
+
+  /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
+  protected async prepareStart(): Promise<void> {
+    await this.#toolState.start();
   }
 
   /** Subclasses call this at the end of a successful `start()`. */

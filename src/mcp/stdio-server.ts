@@ -59,6 +59,7 @@ export class StdioMcpServer extends BaseMcpServer {
   async start(): Promise<void> {
     this.assertStartable('StdioMcpServer');
     if (this.#handle) throw new ServerStateError('StdioMcpServer.start() was already called.');
+    await this.prepareStart();
     this.#handle = openStdioConnection({
       stdin: this.#stdin,
       stdout: this.#stdout,

@@ -42,7 +42,21 @@ export interface ToolDefinition {
    * hook returned (undefined on stdio or without auth).
    */
   canAccess?: (auth: AuthInfo | undefined) => boolean;
+  /**
+   * Whether a call may run as an MCP task (MCP 2025-11-25 `execution.taskSupport`; the
+   * 2026-07-28 tasks extension): `forbidden` (default), `optional` or `required`. The same
+   * `execute` serves both; see `docs/tasks.md`.
+   */
+  taskSupport?: TaskSupport;
+  /**
+   * 2026-07-28 only: run this long (ms) before answering with a task; overrides the server's
+   * `tasks.taskAfterMs`. A call that ends (or asks for input) sooner is answered directly.
+   */
+  taskAfterMs?: number;
 }
+
+/** How a tool takes part in MCP tasks (MCP 2025-11-25 `ToolExecution.taskSupport`). */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
 
 /** The wire form of a tool in `tools/list` (MCP `Tool`). */
 export type ListedTool = Readonly<Record<string, unknown>> & { readonly name: string };
@@ -71,6 +85,8 @@ export abstract class Tool<Args = Record<string, unknown>> {
   readonly _meta?: Record<string, unknown>;
   readonly timeoutMs?: number;
   readonly canAccess?: (auth: AuthInfo | undefined) => boolean;
+  readonly taskSupport?: TaskSupport;
+  readonly taskAfterMs?: number;
   #compiled?: { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool };
 
   constructor(definition: ToolDefinition) {
@@ -92,6 +108,19 @@ export abstract class Tool<Args = Record<string, unknown>> {
     }
     this.timeoutMs = definition.timeoutMs;
     this.canAccess = definition.canAccess;
+    if (
+      definition.taskSupport !== undefined &&
+      !['forbidden', 'optional', 'required'].includes(definition.taskSupport)
+    ) {
+      throw new InvalidToolError(
+        `Tool "${definition.name}": taskSupport must be "forbidden", "optional" or "required".`,
+      );
+    }
+    if (definition.taskAfterMs !== undefined && !(definition.taskAfterMs >= 0)) {
+      throw new InvalidToolError(`Tool "${definition.name}": taskAfterMs must be a number of milliseconds >= 0.`);
+    }
+    this.taskSupport = definition.taskSupport;
+    this.taskAfterMs = definition.taskAfterMs;
   }
 
   /** Runs the tool. `args` has passed `inputSchema` validation. */
@@ -113,6 +142,7 @@ export abstract class Tool<Args = Record<string, unknown>> {
     if (this.annotations !== undefined) listed.annotations = this.annotations;
     if (this.icons !== undefined) listed.icons = this.icons;
     if (this._meta !== undefined) listed._meta = this._meta;
+    if (this.taskSupport !== undefined) listed.execution = { taskSupport: this.taskSupport };
     this.#compiled = { input, output, listed: Object.freeze(listed) as ListedTool };
     return this.#compiled;
   }

@@ -10,18 +10,24 @@ export interface ToolStateStore {
   /**
    * The saved state, or `undefined` when nothing was saved yet (the server then keeps its
    * configured defaults and saves them). Must never return a half-read set.
-   * @throws ToolStateError when the stored state exists but cannot be read or parsed.
+   * @throws ToolStateError when the stored state exists but cannot be read or parsed: the server
+   *   logs it and starts with its configured defaults. Any other error (e.g. the backing service
+   *   cannot be reached) makes the server's `start()` reject.
    */
   load(): Promise<ToolStateSnapshot | undefined>;
   /**
    * Saves the whole disabled set (names that are not registered yet included), atomically:
    * a reader sees either the previous or the new set, never a mix. Returns the stored snapshot
-   * (with the store's version after the write).
+   * (with the store's version after the write). The server calls it one save at a time.
+   * @throws ToolStateError (or any error) when the write failed; the server logs it, emits
+   *   `toolStateSaveFailed` and retries with the next change.
    */
   save(disabled: readonly string[]): Promise<ToolStateSnapshot>;
   /**
-   * Optional push: calls `listener` with every snapshot saved elsewhere (not the ones this
-   * process saved itself). Returns an unsubscribe function.
+   * Optional push: calls `listener` with every snapshot saved elsewhere (never the ones this
+   * store instance saved itself). The server applies a snapshot whose `version` is higher than
+   * the last one it saved or applied, in one `setDisabledTools` (clients told once), and does not
+   * save it back. Returns an unsubscribe function (called by `stop()`).
    */
   subscribe?(listener: (snapshot: ToolStateSnapshot) => void): () => void;
   /** Releases files, connections and timers; the server calls it from `stop()`. */

@@ -193,3 +193,33 @@ export function exitWithin(
     });
   });
 }
+
+/**
+ * POSTs one 2026-07-28 request (`_meta` with the protocol version and `capabilities`, the
+ * routing headers) and resolves the HTTP status and the JSON-RPC response with that id.
+ */
+export async function postModern(
+  url: string,
+  request: { id: number; method: string; params: Record<string, unknown> },
+  capabilities: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; message: Record<string, unknown> }> {
+  const { id, method, params } = request;
+  const name = (params.name ?? params.uri ?? params.taskId) as string | undefined;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
+  const response = await post(
+    url,
+    { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } },
+    {
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+      ...(typeof name === 'string' && { 'Mcp-Name': name }),
+      ...headers,
+    },
+  );
+  const [message] = (await messages(response)).filter((m) => m.id === id);
+  return { status: response.status, message: message ?? {} };
+}

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { defineTool } from '../../src/registry/tool.js';
-import { messages, post, startServer } from './http-helpers.js';
+import { messages, post, postModern, startServer } from './http-helpers.js';
 
 const ALL_CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
 const ACCEPT_NAME = { action: 'accept', content: { name: 'Ada' } };
@@ -17,25 +17,8 @@ let id = 0;
 
 /** One 2026-07-28 request; resolves the HTTP status and the JSON-RPC response. */
 async function rpc(method: string, params: Record<string, unknown>, capabilities: object = ALL_CAPABILITIES) {
-  const name = (params.name ?? params.uri) as string | undefined;
-  const response = await post(
-    server.address.url,
-    {
-      jsonrpc: '2.0',
-      id: ++id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    },
-    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name && { 'Mcp-Name': name }) },
-  );
-  const [message] = (await messages(response)).filter((m) => m.id === id);
-  return { status: response.status, message: message as { result?: Record<string, unknown>; error?: never } };
+  const { status, message } = await postModern(server.address.url, { id: ++id, method, params }, capabilities);
+  return { status, message: message as { result?: Record<string, unknown>; error?: never } };
 }
 
 beforeAll(async () => {

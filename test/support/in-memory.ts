@@ -16,6 +16,7 @@ export class InMemoryServer extends BaseMcpServer {
   }
 
   async start(): Promise<void> {
+    await this.prepareStart();
     this.markStarted();
   }
 

@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
+import type { DocumentReadError, ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
+import type { TaskStatus } from '../../tasks/task-store.js';
 
 /** Why a session ended. */
 export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown';
@@ -25,8 +27,12 @@ export interface ServerEventMap {
   toolRemoved: [{ tool: Tool<never> }];
   /** A tool's enabled state flipped; `disabled` is the whole disabled set afterwards (persist it). */
   toolToggled: [{ name: string; enabled: boolean; disabled: string[] }];
+  /** Saving the disabled set to the `toolState` store failed (logged too); the next change retries. */
+  toolStateSaveFailed: [{ error: ToolStateError }];
   /** A document was registered (each file of a folder registration, too). */
   documentRegistered: [{ document: DocumentResource }];
+  /** A `resources/read` of a document failed in its converter or on a size limit (`error.code`). */
+  documentReadFailed: [{ uri: string; error: DocumentReadError }];
   /** A client connection / legacy HTTP session began. */
   sessionCreated: [SessionInfo];
   /** A client connection / legacy HTTP session ended. */
@@ -53,12 +59,29 @@ export interface ServerEventMap {
       inputRequired?: true;
     },
   ];
+  /** A `tools/call` became an MCP task (either wire form); `owner` is the principal it is bound to. */
+  taskCreated: [TaskEventInfo];
+  /**
+   * A task's status or status message changed (`completed`, `failed`, `cancelled` are final).
+   * With a shared store, changes made by other processes are reported too.
+   */
+  taskStatusChanged: [TaskEventInfo & { statusMessage?: string }];
   /**
    * A `resources/read` from a client finished (MCP "Resources"). `ok` is false when it failed,
    * with `error` what was thrown; `durationMs` in milliseconds; `sessionId` on legacy HTTP.
    * Reads made by the app through `server.readResource()` are not reported.
    */
   resourceRead: [{ uri: string; ok: boolean; durationMs: number; error?: unknown; sessionId?: string }];
+}
+
+/** Which task an event is about. */
+export interface TaskEventInfo {
+  taskId: string;
+  owner: string;
+  toolName: string;
+  status: TaskStatus;
+  /** `legacy` (2025-11-25 `task` param) or `extension` (2026-07-28 tasks extension). */
+  wire: 'legacy' | 'extension';
 }
 
 /**

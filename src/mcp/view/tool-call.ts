@@ -117,7 +117,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
 }
 
 /** With an output schema, `structuredContent` must be present and valid (else a tool error). */
-async function checkOutput(tool: Tool<never>, result: CallToolResult): Promise<CallToolResult> {
+export async function checkOutput(tool: Tool<never>, result: CallToolResult): Promise<CallToolResult> {
   const output = tool.compiled().output;
   if (!output || result.isError) return result;
   if (result.structuredContent === undefined) {

@@ -13,6 +13,9 @@ import { installSubscriptionHandlers, SubscribingServer } from './resource-subsc
 import type { ServerInfo } from '../server/server-info.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
+import { installTaskHandlers } from './task-handlers.js';
+import { TaskingServer } from '../sdk-internals/tasking-server.js';
+import type { TaskManager } from '../../tasks/task-manager.js';
 import { ViewTools } from './view-tools.js';
 
 /** What a view is built from: the shared model owned by `BaseMcpServer`. */
@@ -31,6 +34,8 @@ export interface ViewModel {
   readonly calls: InFlightCalls;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
+  /** MCP tasks (both eras); without it no view offers tasks. */
+  readonly tasks?: TaskManager;
   /** Server instructions followed by every tool package's instructions, or undefined. */
   instructions(): string | undefined;
   onError(error: unknown): void;
@@ -60,20 +65,16 @@ export function createView(
   sessionTools: readonly Tool<never>[] = [],
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
-  const server = new SubscribingServer(implementation, {
+  const server = new (model.tasks ? TaskingServer : SubscribingServer)(implementation, {
     capabilities: VIEW_CAPABILITIES,
     instructions: model.instructions(),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
   server.onerror = (error) => model.onError(error);
   const tools = new ViewTools(model.registry, sessionTools);
-  installToolHandlers(server, {
-    server,
-    tools,
-    events: model.events,
-    requestState: model.requestState,
-    calls: model.calls,
-  });
+  const toolDeps = { server, tools, events: model.events, requestState: model.requestState, calls: model.calls };
+  installToolHandlers(server, toolDeps);
+  if (model.tasks) installTaskHandlers(server, toolDeps, model.tasks);
   installResourceHandlers(server, model);
   installSubscriptionHandlers(server);
   installPromptHandlers(server, model.prompts, model.requestState);

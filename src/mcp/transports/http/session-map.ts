@@ -24,6 +24,10 @@ export interface HttpSessionInfo {
   readonly openRequests: number;
   /** `clientId` of the auth info that created it, when `authenticate` is configured. */
   readonly clientId?: string;
+  /** Protocol era: HTTP sessions exist on the handshake (legacy) era only. Set by `HttpMcpServer.listSessions()`. */
+  readonly era?: 'legacy';
+  /** The client's `clientInfo` from `initialize` (name, version, ...). Set by `HttpMcpServer.listSessions()`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string; readonly title?: string };
 }
 
 /** Something a session map can close. */

@@ -1,0 +1,87 @@
+import type { IncomingMessage } from 'node:http';
+import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
+import type { BaseMcpServer } from '../mcp/mcp-server.js';
+import type { HttpSessionInfo } from '../mcp/transports/http/session-map.js';
+
+/**
+ * The part of a server the admin router uses: the public facade of `BaseMcpServer`, plus the
+ * session calls of `HttpMcpServer` when present (without them the sessions API lists none).
+ */
+export type AdminServer = Pick<
+  BaseMcpServer,
+  | 'getToolStates'
+  | 'getDisabledTools'
+  | 'enableTool'
+  | 'disableTool'
+  | 'setDisabledTools'
+  | 'flushToolState'
+  | 'events'
+  | 'documents'
+> & {
+  /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster/sessions`. */
+  readonly cluster?: BaseMcpServer['cluster'];
+  listSessions?(): HttpSessionInfo[];
+  closeSession?(sessionId: string): boolean;
+};
+
+/**
+ * Decides whether a request may use the admin API. Return true to allow; false (or throw) answers
+ * 401. Runs on every API request (not on the static page, which holds no data).
+ */
+export type AdminAuthenticate = (request: IncomingMessage) => boolean | Promise<boolean>;
+
+/** Options of {@link adminRouter}. One of `token` / `authenticate` is required. */
+export interface AdminRouterOptions {
+  /**
+   * Bearer token the API requires (`Authorization: Bearer <token>`), compared in constant time.
+   * Use a long random value (the CLI generates 32 random bytes, base64url).
+   */
+  token?: string;
+  /** Your own check instead of the token (e.g. your app's session auth). When set, `token` is not checked. */
+  authenticate?: AdminAuthenticate;
+  /**
+   * Accept requests whose TCP peer is not a loopback address. Default `false`: only 127.0.0.0/8
+   * and ::1 may use the router (page included), whatever the server binds to. Behind a reverse
+   * proxy on the same host every request looks local: keep the token secret.
+   */
+  allowRemote?: boolean;
+  /** Allowed `Host` hostnames (DNS-rebinding protection, as the MCP endpoint). Default: localhost, 127.0.0.1, [::1]. */
+  allowedHosts?: string[];
+  /** Allowed `Origin` hostnames when a browser sends one. Default: localhost, 127.0.0.1, [::1]. */
+  allowedOrigins?: string[];
+  /** Record call statistics (count, errors, p50/p95, calls per second) from `toolCallFinished`. Default `true`. */
+  statistics?: boolean;
+  /** SSE keep-alive comment interval (ms). Default 15000. */
+  keepAliveMs?: number;
+}
+
+/** Options with defaults applied. */
+export interface ResolvedAdminOptions {
+  readonly token?: string;
+  readonly authenticate?: AdminAuthenticate;
+  readonly allowRemote: boolean;
+  readonly allowedHosts: string[];
+  readonly allowedOrigins: string[];
+  readonly statistics: boolean;
+  readonly keepAliveMs: number;
+}
+
+/** @throws TypeError when neither `token` nor `authenticate` is given, or the token is shorter than 16 characters. */
+export function resolveAdminOptions(options: AdminRouterOptions): ResolvedAdminOptions {
+  if (!options.authenticate) {
+    if (typeof options.token !== 'string' || options.token.length < 16) {
+      throw new TypeError(
+        'adminRouter() needs a `token` of at least 16 characters or an `authenticate` function; the admin API is never open.',
+      );
+    }
+  }
+  return {
+    token: options.token,
+    authenticate: options.authenticate,
+    allowRemote: options.allowRemote ?? false,
+    allowedHosts: options.allowedHosts ?? localhostAllowedHostnames(),
+    allowedOrigins: options.allowedOrigins ?? localhostAllowedOrigins(),
+    statistics: options.statistics ?? true,
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+  };
+}

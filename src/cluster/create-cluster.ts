@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { createDefaultLogger, type Logger } from '../logger.js';
+import type { ClusterMembership } from '../state/cluster-membership.js';
+import { RedisChangeBus } from './redis-change-bus.js';
+import { RedisLink, type RedisClient } from './redis-link.js';
+import { RedisSessionDirectory } from './redis-session-directory.js';
+import { RedisTaskStore } from './redis-task-store.js';
+import { RedisToolStateStore } from './redis-tool-state-store.js';
+
+/** Options of {@link createCluster}. */
+export interface ClusterOptions {
+  /**
+   * Redis: a URL `redis[s]://[[user][:password]@]host[:port][/db]`, or a node-redis client
+   * (`createClient()` from the `redis` package; connected or not; left open by `close()`).
+   */
+  readonly redis: string | RedisClient;
+  /** Prefix of every key and channel, so several clusters can share one Redis. Default `mcp-toolkit`. */
+  readonly prefix?: string;
+  /** This replica's id, unique in the cluster. Default `<hostname>-<pid>-<4 random hex>`. */
+  readonly replicaId?: string;
+  /**
+   * What to do when Redis does not answer within `connectTimeoutMs` at start: `'fail'` (default)
+   * throws `ClusterUnavailableError`; `'local'` logs a warning, serves with local state and joins
+   * the cluster (reconciling) once Redis answers.
+   */
+  readonly onUnavailable?: 'fail' | 'local';
+  /** How long to wait for Redis at start, in ms. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /**
+   * The key sealing 2026-07-28 `requestState` (>= 32 bytes; a string is taken as UTF-8). Default:
+   * one random key stored in Redis at `<prefix>:request-state-key` by the first replica and read by
+   * the others. With `onUnavailable: 'local'` and Redis down at start, a random per-process key is
+   * used (input rounds then do not cross replicas until a restart): pass one to avoid that.
+   */
+  readonly requestStateKey?: Uint8Array | string;
+  /** Session-listing heartbeat period, in ms; a replica's sessions expire after 3 missed beats. Default 5000. */
+  readonly heartbeatMs?: number;
+  /** Where cluster diagnostics go. Default: the toolkit's stderr logger. */
+  readonly logger?: Logger;
+}
+
+/** A cluster membership on Redis; see {@link createCluster}. */
+export interface RedisCluster extends ClusterMembership {
+  readonly toolState: RedisToolStateStore;
+  readonly changes: RedisChangeBus;
+  readonly sessions: RedisSessionDirectory;
+  readonly tasks: RedisTaskStore;
+  /** The replica's Redis connections (for health checks; do not close them yourself). */
+  readonly link: RedisLink;
+}
+
+const MIN_KEY_BYTES = 32;
+
+/** The shared `requestState` key: created once (SET NX) by the first replica, read by the others. */
+async function sharedKey(link: RedisLink, prefix: string, logger: Logger): Promise<Uint8Array> {
+  if (link.isReady) {
+    const key = `${prefix}:request-state-key`;
+    try {
+      await link.command.set(key, randomBytes(MIN_KEY_BYTES).toString('base64'), { condition: 'NX' });
+      const stored = await link.command.get(key);
+      if (stored) return Buffer.from(stored, 'base64');
+    } catch (error) {
+      logger.warn({ err: error }, 'Reading the shared requestState key from Redis failed.');
+    }
+  }
+  logger.warn(
+    'Using a per-process requestState key: 2026-07-28 input rounds will not continue on other replicas. ' +
+      'Pass requestStateKey (CLI: MCP_TOOLKIT_REQUEST_STATE_KEY) to share one without Redis.',
+  );
+  return randomBytes(MIN_KEY_BYTES);
+}
+
+function toKey(key: Uint8Array | string): Uint8Array {
+  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
+  if (bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestStateKey must be at least ${MIN_KEY_BYTES} bytes.`);
+  return bytes;
+}
+
+/**
+ * Joins (or starts) a cluster of replicas sharing one model through Redis, and returns the
+ * membership to pass as the server's `cluster` option:
+ *
+ * - the disabled-tool set in Redis, versioned, every change published and applied by every
+ *   replica, each telling its own clients once ({@link RedisToolStateStore});
+ * - resource-updated and prompt/resource list-changed notifications raised by the app on one
+ *   replica reach the clients of every replica ({@link RedisChangeBus});
+ * - the 2026-07-28 `requestState` key, the same on every replica;
+ * - the legacy HTTP sessions of every replica, listed with expiry ({@link RedisSessionDirectory});
+ * - MCP tasks ({@link RedisTaskStore}): a task started on one replica is polled, answered and
+ *   cancelled on any other, and a cancel reaches the replica running the work.
+ *
+ * Client: the official `redis` package (node-redis). Nothing on a request's path waits for
+ * Redis: while it is down every replica serves with its last known state; see `docs/scaling.md`.
+ *
+ * @example
+ * const cluster = await createCluster({ redis: 'redis://127.0.0.1:6379', prefix: 'my-app' });
+ * const server = new HttpMcpServer({ name: 'app', version: '1.0.0' }, { cluster });
+ * await server.start(); // server.stop() closes the cluster membership too
+ *
+ * @throws ClusterUnavailableError when Redis does not answer within `connectTimeoutMs` and
+ *   `onUnavailable` is `'fail'`.
+ * @throws RangeError when `requestStateKey` is shorter than 32 bytes.
+ */
+export async function createCluster(options: ClusterOptions): Promise<RedisCluster> {
+  const prefix = options.prefix ?? 'mcp-toolkit';
+  const replicaId = options.replicaId ?? `${os.hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`;
+  const logger = (options.logger ?? createDefaultLogger()).child({ replicaId });
+  const ownKey = options.requestStateKey === undefined ? undefined : toKey(options.requestStateKey);
+  const link = await RedisLink.open({
+    redis: options.redis,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    onUnavailable: options.onUnavailable ?? 'fail',
+    logger,
+  });
+  const requestStateKey = ownKey ?? (await sharedKey(link, prefix, logger));
+  const toolState = new RedisToolStateStore(link, prefix, replicaId, logger);
+  const changes = new RedisChangeBus(link, prefix, logger);
+  await changes.open();
+  const tasks = new RedisTaskStore(link, prefix, logger);
+  await tasks.open();
+  const sessions = new RedisSessionDirectory(link, prefix, replicaId, options.heartbeatMs ?? 5_000, logger);
+  sessions.start();
+  let closing: Promise<void> | undefined;
+  return {
+    replicaId,
+    toolState,
+    changes,
+    sessions,
+    tasks,
+    requestStateKey,
+    link,
+    close: () =>
+      (closing ??= (async () => {
+        await toolState.close();
+        await tasks.close();
+        await sessions.close();
+        await link.close();
+      })()),
+  };
+}

@@ -1,0 +1,145 @@
+import { ToolStateError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ToolStateSnapshot, ToolStateStore } from '../../state/tool-state-store.js';
+import type { ServerEvents } from './server-events.js';
+
+/** What the sync reads and writes: the registry's disabled set. */
+export interface DisabledSet {
+  disabledNames(): string[];
+  setDisabled(names: Iterable<string>): void;
+}
+
+const keyOf = (names: readonly string[]) => names.join('\0');
+
+/**
+ * Keeps a server's disabled set and a {@link ToolStateStore} in step:
+ *
+ * - `start()` loads the saved set and applies it (replacing the configured defaults), or saves
+ *   the defaults when nothing was saved. A `ToolStateError` (corrupt file) is logged naming
+ *   its source and the defaults stay; any other load error fails `start()`.
+ * - `changed()` after each local change: saves run one at a time, each writing the set as it
+ *   is when the save begins, so a burst of changes ends with the last state stored.
+ * - Pushed snapshots (the store's `subscribe`) newer than what we know are applied to the
+ *   set in one `setDisabled` (so clients are told once); while a local save is pending the
+ *   newest push waits and is applied afterwards only if the store's version moved past ours.
+ */
+export class ToolStateSync {
+  #active = false;
+  #applying = false;
+  #running = false;
+  #dirty = false;
+  #savedKey?: string;
+  #version = 0;
+  #pendingRemote?: ToolStateSnapshot;
+  #unsubscribe?: () => void;
+  #idle: Array<() => void> = [];
+
+  private readonly logger: Logger;
+
+  /** @param server - where to log, and whose `events` get `toolStateSaveFailed`. */
+  constructor(
+    private readonly store: ToolStateStore,
+    private readonly target: DisabledSet,
+    private readonly server: { readonly logger: Logger; readonly events: ServerEvents },
+  ) {
+    this.logger = server.logger;
+  }
+
+  /** Loads and applies the saved set, then follows pushes. @throws what `load()` threw, unless a ToolStateError. */
+  async start(): Promise<void> {
+    let snapshot: ToolStateSnapshot | undefined;
+    let failed = false;
+    try {
+      snapshot = await this.store.load();
+    } catch (error) {
+      if (!(error instanceof ToolStateError)) throw error;
+      failed = true;
+      this.logger.warn(
+        { err: error, source: error.source },
+        `${error.message} Starting with the configured disabled tools: [${this.target.disabledNames().join(', ')}].`,
+      );
+    }
+    this.#active = true;
+    if (snapshot) this.#apply(snapshot);
+    this.#unsubscribe = this.store.subscribe?.((pushed) => this.#remote(pushed));
+    if (!snapshot && !failed) this.changed(); // first run: store the defaults
+  }
+
+  /** Call after every local change of the disabled set; cheap when nothing changed. */
+  changed(): void {
+    if (!this.#active || this.#applying) return;
+    this.#dirty = true;
+    if (!this.#running) void this.#run();
+  }
+
+  /** Resolves once every save queued so far has finished (ok or failed). */
+  flush(): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Stops following pushes, waits for pending saves, closes the store (a failure is logged, not thrown). */
+  async close(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    await this.flush();
+    this.#active = false;
+    await this.store
+      .close?.()
+      ?.catch((error: unknown) => this.logger.error({ err: error }, 'closing the tool state store failed'));
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    let attempted: string | undefined; // a set that just failed is retried by the next change, not in a loop
+    while (this.#dirty) {
+      this.#dirty = false;
+      const names = this.target.disabledNames();
+      const key = keyOf(names);
+      if (key === this.#savedKey || key === attempted) continue;
+      attempted = key;
+      try {
+        const saved = await this.store.save(names);
+        this.#savedKey = key;
+        this.#version = Math.max(this.#version, saved.version);
+      } catch (error) {
+        const failure =
+          error instanceof ToolStateError
+            ? error
+            : new ToolStateError(`Saving the tool state failed: ${(error as Error)?.message}`, 'store', {
+                cause: error,
+              });
+        this.logger.error(
+          { err: failure },
+          `${failure.message} The change is kept in memory; the next change retries.`,
+        );
+        this.server.events.safeEmit('toolStateSaveFailed', { error: failure });
+      }
+    }
+    this.#running = false;
+    const pending = this.#pendingRemote;
+    this.#pendingRemote = undefined;
+    if (pending && pending.version > this.#version) this.#apply(pending);
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  #remote(snapshot: ToolStateSnapshot): void {
+    if (!this.#active || snapshot.version <= this.#version) return;
+    if (this.#running || this.#dirty) {
+      if (!this.#pendingRemote || snapshot.version > this.#pendingRemote.version) this.#pendingRemote = snapshot;
+      return;
+    }
+    this.#apply(snapshot);
+  }
+
+  #apply(snapshot: ToolStateSnapshot): void {
+    this.#applying = true;
+    try {
+      this.target.setDisabled(snapshot.disabled);
+    } finally {
+      this.#applying = false;
+    }
+    this.#savedKey = keyOf([...snapshot.disabled].sort());
+    this.#version = Math.max(this.#version, snapshot.version);
+  }
+}

@@ -1,0 +1,315 @@
+import {
+  inputRequired,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type CreateMessageResult,
+  type ElicitResult,
+  type ListRootsResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { InputUnavailableError, TaskError, ToolCallAbortedError } from '../../errors.js';
+import type { Tool } from '../../registry/tool.js';
+import type { ToolContext, ToolProgress } from '../../registry/tool-context.js';
+import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
+import type { RunningTask, TaskManager } from '../../tasks/task-manager.js';
+import type { TaskOutcome, TaskRecord } from '../../tasks/task-store.js';
+import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
+import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
+import { taskAnswer } from '../sdk-internals/tasking-server.js';
+import { callTool, checkOutput, type ToolCallDeps } from './tool-call.js';
+import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
+
+/** What a view needs to answer `tools/call` with tasks. */
+export interface TaskCallDeps extends ToolCallDeps {
+  manager: TaskManager;
+  /** Random id of this view: the principal of a stdio connection without auth. */
+  viewId: string;
+  /** Called once per task this view created. */
+  onCreated?(task: TaskRecord): void;
+}
+
+/** `tools/call` params as both eras send them (`task` only on 2025-11-25). */
+export interface ToolCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  task?: unknown;
+}
+
+/**
+ * Serves `tools/call` with tasks (MCP 2025-11-25 "Tasks", SEP-2663): decides whether the call
+ * becomes a task, and otherwise hands it to the ordinary {@link callTool}.
+ *
+ * - 2025-11-25: a `task` param on a tool whose `taskSupport` is `forbidden` is -32601, and so is
+ *   a call without it to a `required` tool (as the spec says); otherwise a `task` param gets a
+ *   `CreateTaskResult` at once.
+ * - 2026-07-28: a task-capable tool called by a client that declares the extension in the
+ *   request's capabilities becomes a task (after `taskAfterMs`); a `required` tool called
+ *   without it is -32021 naming the extension; the legacy `task` param is ignored.
+ */
+export async function callToolWithTasks(deps: TaskCallDeps, params: ToolCallParams, ctx: ServerContext) {
+  const { tool } = deps.tools.resolve(params.name, ctx.http?.authInfo);
+  const support = tool?.taskSupport ?? 'forbidden';
+  if (!tool) return callTool(deps, params.name, params.arguments, ctx);
+  const modern = requestEra(ctx) === 'modern';
+  let requestedTtl: number | null | undefined;
+  if (modern) {
+    if (support === 'forbidden') return callTool(deps, params.name, params.arguments, ctx);
+    if (!optedIntoTasks(ctx)) {
+      if (support === 'optional') return callTool(deps, params.name, params.arguments, ctx);
+      throw tasksExtensionRequired(
+        `Tool "${tool.name}" runs only as a task: declare the ${'io.modelcontextprotocol/tasks'} extension in the request's client capabilities.`,
+      );
+    }
+  } else {
+    const task = params.task;
+    if (task === undefined) {
+      if (support !== 'required') return callTool(deps, params.name, params.arguments, ctx);
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool "${tool.name}" must be called as a task: add the "task" parameter to tools/call.`,
+      );
+    }
+    if (support === 'forbidden') {
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        `Tool "${tool.name}" does not support task-augmented calls: call it without the "task" parameter.`,
+      );
+    }
+    if (typeof task !== 'object' || task === null || Array.isArray(task)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Invalid "task" parameter: expected an object { ttl? }.',
+      );
+    }
+    const ttl = (task as { ttl?: unknown }).ttl;
+    if (ttl !== undefined && ttl !== null && (typeof ttl !== 'number' || !(ttl > 0))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid "task.ttl": expected a positive number of ms.');
+    }
+    requestedTtl = ttl as number | null | undefined;
+  }
+  const parsed = await tool.compiled().input.validate(params.arguments);
+  if (!parsed.ok) return invalidArgumentsResult(tool.name, parsed.issues);
+  return new TaskCall(deps, tool, ctx, modern).start(parsed.value, requestedTtl);
+}
+
+/** One task-capable call: runs `execute`, becomes a task when the policy says so, stores the outcome. */
+class TaskCall {
+  readonly #controller = new AbortController();
+  readonly #rounds: InputRounds | undefined;
+  #task: RunningTask | undefined;
+  #inputOrdinal = 0;
+
+  constructor(
+    private readonly deps: TaskCallDeps,
+    private readonly tool: Tool<never>,
+    private readonly ctx: ServerContext,
+    private readonly modern: boolean,
+  ) {
+    this.#rounds = modern ? InputRounds.fromContext(ctx) : undefined;
+  }
+
+  async start(args: unknown, requestedTtl: number | null | undefined) {
+    const afterMs = this.modern ? (this.tool.taskAfterMs ?? this.deps.manager.policy.taskAfterMs) : 0;
+    if (afterMs <= 0) {
+      const created = await this.#create(requestedTtl);
+      this.deps.manager.run(this.#task!, () => this.#execute(args));
+      return this.#createResult(created);
+    }
+    // Run first; answer directly when the call ends (or asks for input) within `afterMs`.
+    const upstream = this.ctx.mcpReq.signal;
+    const onUpstream = () => {
+      if (!this.#task) this.#controller.abort(new ToolCallAbortedError('cancelled', 'The client cancelled the call.'));
+    };
+    upstream.addEventListener('abort', onUpstream, { once: true });
+    const execution = this.#execute(args);
+    let timer: NodeJS.Timeout | undefined;
+    const early = await Promise.race([
+      execution.then(
+        (outcome) => ({ outcome }),
+        (error: unknown) => ({ error }),
+      ),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), afterMs))),
+    ]);
+    clearTimeout(timer);
+    if (early) {
+      upstream.removeEventListener('abort', onUpstream);
+      if ('error' in early) {
+        const round = await inputRoundOutcome(early.error, this.#rounds, this.deps.requestState, this.ctx);
+        if (round) return round;
+        throw early.error;
+      }
+      if (early.outcome.status === 'failed') {
+        const { code, message, data } = early.outcome.error;
+        throw new ProtocolError(code, message, data);
+      }
+      return early.outcome.result;
+    }
+    let created: TaskRecord;
+    try {
+      created = await this.#create(requestedTtl);
+    } catch (error) {
+      this.#controller.abort(new ToolCallAbortedError('cancelled', 'The task could not be created.'));
+      throw error;
+    } finally {
+      upstream.removeEventListener('abort', onUpstream);
+    }
+    this.deps.manager.run(this.#task!, () =>
+      execution.catch((error: unknown): TaskOutcome => ({ status: 'failed', error: protocolErrorObject(error) })),
+    );
+    return this.#createResult(created);
+  }
+
+  async #create(requestedTtl: number | null | undefined): Promise<TaskRecord> {
+    let created: Awaited<ReturnType<TaskManager['create']>>;
+    try {
+      created = await this.deps.manager.create({
+        owner: taskOwner(this.ctx, this.deps.viewId),
+        toolName: this.tool.name,
+        wire: this.modern ? 'extension' : 'legacy',
+        requestedTtlMs: requestedTtl,
+      });
+    } catch (error) {
+      if (error instanceof TaskError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+    this.#task = created.running;
+    this.deps.onCreated?.(created.task);
+    created.running.signal.addEventListener(
+      'abort',
+      () => this.#controller.abort(created.running.signal.reason as Error),
+      { once: true },
+    );
+    return created.task;
+  }
+
+  #createResult(task: TaskRecord) {
+    const handle = this.modern ? { resultType: 'task', ...extensionTask(task) } : { task: legacyTask(task) };
+    return taskAnswer(handle) as never as CallToolResult;
+  }
+
+  /** Runs `execute` to an outcome; before the call became a task, input rounds and their errors escape. */
+  async #execute(args: unknown): Promise<TaskOutcome> {
+    const { tool, deps, ctx } = this;
+    const base = {
+      name: tool.name,
+      requestId: ctx.mcpReq.id,
+      sessionId: ctx.sessionId,
+      args: (args ?? {}) as Record<string, unknown>,
+    };
+    const started = performance.now();
+    deps.events.safeEmit('toolCallStarted', base);
+    const finish = (isError: boolean, error?: unknown) =>
+      deps.events.safeEmit('toolCallFinished', {
+        ...base,
+        durationMs: performance.now() - started,
+        isError,
+        ...(error !== undefined && { error }),
+      });
+    const timer =
+      tool.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              this.#controller.abort(
+                new ToolCallAbortedError('timeout', `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms.`),
+              ),
+            tool.timeoutMs,
+          );
+    try {
+      const signal = this.#controller.signal;
+      const aborted = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason as Error);
+        signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+      });
+      aborted.catch(() => {});
+      const returned = await Promise.race([
+        Promise.resolve().then(() => tool.execute(args as never, this.#context())),
+        aborted,
+      ]);
+      let result = await checkOutput(tool, toCallToolResult(returned));
+      result = deps.server.projectCallToolResult(result, tool.compiled().output?.json);
+      finish(result.isError === true);
+      return { status: 'completed', result: result as Record<string, unknown> };
+    } catch (error) {
+      if (!this.#task && (error instanceof InputNeeded || (this.modern && error instanceof InputUnavailableError))) {
+        finish(false);
+        throw error;
+      }
+      finish(true, error);
+      if (error instanceof ProtocolError) return { status: 'failed', error: protocolErrorObject(error) };
+      return { status: 'completed', result: errorToCallToolResult(tool.name, error) as Record<string, unknown> };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The tool's context: the ordinary one until the call is a task, then status messages and task input. */
+  #context(): ToolContext {
+    const base = buildToolContext(this.deps.server, this.ctx, this.#controller.signal, this.#rounds);
+    const status = (message: string) => this.#task?.setStatusMessage(message);
+    const log = Object.fromEntries(
+      (['debug', 'info', 'warn', 'error'] as const).map((level) => [
+        level,
+        (message: string, data?: unknown) => {
+          status(message);
+          // The extension sends no log notifications for tasks (SEP-2663); 2025-11-25 may.
+          if (!this.#task || !this.modern) base.log[level](message, data);
+        },
+      ]),
+    ) as unknown as ToolContext['log'];
+    return {
+      ...base,
+      log,
+      reportProgress: async (progress: ToolProgress) => {
+        status(progressText(progress));
+        if (!this.#task || !this.modern) await base.reportProgress(progress);
+      },
+      elicit: (options) => {
+        if (!this.#task) return base.elicit(options);
+        this.#require('elicitation');
+        const request = inputRequired.elicit({ message: options.message, requestedSchema: options.requestedSchema });
+        return this.#ask<ElicitResult>('elicit', options.key, request);
+      },
+      sample: (params, options) => {
+        if (!this.#task) return base.sample(params, options);
+        this.#require('sampling');
+        return this.#ask<CreateMessageResult>('sample', options?.key, inputRequired.createMessage(params));
+      },
+      listRoots: (options) => {
+        if (!this.#task) return base.listRoots(options);
+        this.#require('roots');
+        return this.#ask<ListRootsResult>('roots', options?.key, inputRequired.listRoots());
+      },
+    };
+  }
+
+  #require(capability: 'elicitation' | 'sampling' | 'roots'): void {
+    const base = buildToolContext(this.deps.server, this.ctx, this.#controller.signal, this.#rounds);
+    if (!base.clientCapabilities?.[capability]) {
+      throw new InputUnavailableError(
+        `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
+        capability,
+      );
+    }
+  }
+
+  async #ask<T>(kind: string, key: string | undefined, request: { method: string; params?: unknown }): Promise<T> {
+    this.#inputOrdinal += 1;
+    const name = key ?? `${kind}-${this.#inputOrdinal}`;
+    return (await this.#task!.requestInput(name, request as never)) as T;
+  }
+}
+
+function progressText({ progress, total, message }: ToolProgress): string {
+  if (message) return message;
+  return total === undefined ? `Progress: ${progress}` : `Progress: ${progress}/${total}`;
+}
+
+/** A thrown error as a failed task's JSON-RPC error object. */
+function protocolErrorObject(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof ProtocolError) {
+    return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+  }
+  return { code: ProtocolErrorCode.InternalError, message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { TaskError } from '../../errors.js';
+import type { PendingInput, TaskManager } from '../../tasks/task-manager.js';
+import { isTerminalTaskStatus, type TaskRecord } from '../../tasks/task-store.js';
+import { requestEra } from '../context/tool-context-builder.js';
+import type { SubscribingServer } from './resource-subscriptions.js';
+import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
+import type { ToolCallDeps } from './tool-call.js';
+import {
+  detailedTask,
+  legacyTask,
+  optedIntoTasks,
+  RELATED_TASK_META_KEY,
+  taskOwner,
+  TASKS_EXTENSION_ID,
+  tasksExtensionRequired,
+} from './task-wire.js';
+
+const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
+const UpdateParams = z.looseObject({
+  taskId: z.string().min(1),
+  inputResponses: z.record(z.string(), z.unknown()).optional(),
+});
+const InputResponses = z.record(z.string(), z.unknown());
+
+/** Page size of 2025-11-25 `tasks/list`. */
+const TASK_LIST_PAGE = 100;
+
+/**
+ * Installs task support on a view: `tools/call` that may answer with a task, and the task
+ * methods of both eras (MCP 2025-11-25 "Basic / Utilities / Tasks"; SEP-2663):
+ *
+ * - 2025-11-25: `tasks/get` (the `Task`), `tasks/result` (blocks until the task ends; sends the
+ *   task's pending elicitation / sampling / roots requests on the way), `tasks/list` (the
+ *   caller's tasks, paginated), `tasks/cancel` (the cancelled `Task`; -32602 when already terminal).
+ * - 2026-07-28 (extension): `tasks/get` (`DetailedTask`), `tasks/update` (answers
+ *   `inputRequests`), `tasks/cancel` (empty ack, idempotent); each -32021 unless the request
+ *   declares the extension. `tasks/result` and `tasks/list` do not exist there (-32601, by the SDK).
+ *
+ * Every method finds only the caller's own tasks: another principal's id answers -32602
+ * "Task not found", exactly like an unknown one.
+ */
+export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDeps, manager: TaskManager): void {
+  const taskDeps: TaskCallDeps = {
+    ...deps,
+    manager,
+    viewId: randomUUID(),
+    onCreated: (task) => {
+      if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);
+    },
+  };
+  const owner = (ctx: ServerContext) => taskOwner(ctx, taskDeps.viewId);
+  const gate = (ctx: ServerContext, method: string) => {
+    if (requestEra(ctx) === 'modern' && !optedIntoTasks(ctx)) {
+      throw tasksExtensionRequired(
+        `${method} needs the ${TASKS_EXTENSION_ID} extension in the request's capabilities.`,
+      );
+    }
+  };
+
+  server.setRequestHandler(
+    'tools/call',
+    (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx) as never,
+  );
+  // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
+  // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
+  const legacyHandler = server.setRequestHandler.bind(server) as unknown as (
+    method: string,
+    handler: (request: { params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>,
+  ) => void;
+
+  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+    gate(ctx, 'tasks/get');
+    const task = await found(manager.get(params.taskId, owner(ctx)));
+    return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task)) as never;
+  });
+
+  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+    gate(ctx, 'tasks/cancel');
+    if (requestEra(ctx) === 'modern') {
+      await found(manager.cancel(params.taskId, owner(ctx)));
+      return { resultType: 'complete' } as never;
+    }
+    const before = await found(manager.get(params.taskId, owner(ctx)));
+    if (isTerminalTaskStatus(before.status)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Cannot cancel task ${before.taskId}: it is already ${before.status}.`,
+      );
+    }
+    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx)))) as never;
+  });
+
+  server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
+    if (requestEra(ctx) !== 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+    gate(ctx, 'tasks/update');
+    // The SDK lifts `inputResponses` off the params of every 2026-07-28 request (multi-round-trip).
+    const responses = InputResponses.safeParse(params.inputResponses ?? ctx.mcpReq.inputResponses);
+    if (!responses.success) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'Invalid params for tasks/update: inputResponses must be an object keyed like inputRequests.',
+      );
+    }
+    await found(manager.answerInput(params.taskId, owner(ctx), responses.data));
+    return { resultType: 'complete' } as never;
+  });
+
+  legacyHandler('tasks/list', async (request, ctx) => {
+    const cursor = request.params?.cursor as string | undefined;
+    const page = await found(manager.list(owner(ctx), cursor, TASK_LIST_PAGE));
+    return {
+      tasks: page.tasks.map(legacyTask),
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
+  });
+
+  legacyHandler('tasks/result', async (request, ctx) => {
+    const taskId = request.params.taskId as string;
+    for (;;) {
+      const task = await found(manager.get(taskId, owner(ctx)));
+      if (isTerminalTaskStatus(task.status)) return legacyOutcome(task);
+      for (const pending of manager.unsentInput(taskId)) void sendInput(ctx, taskId, pending);
+      await manager.waitForChange(taskId, manager.policy.pollIntervalMs, ctx.mcpReq.signal);
+      if (ctx.mcpReq.signal.aborted) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Request cancelled.');
+    }
+  });
+}
+
+/** Tasks each long-lived view tells its client about, and how it stops listening. */
+const watched = new WeakMap<SubscribingServer, { ids: Set<string>; stop: () => void }>();
+
+/**
+ * Sends `notifications/tasks/status` (2025-11-25, optional for servers) to the view's client on
+ * every change of a task it created, until the task ends or the connection closes. Best effort:
+ * clients must not rely on it and poll `tasks/get`.
+ */
+function notifyStatus(server: SubscribingServer, manager: TaskManager, taskId: string): void {
+  let entry = watched.get(server);
+  if (!entry) {
+    const ids = new Set<string>();
+    const stop = manager.onChange(({ kind, task }) => {
+      if (kind !== 'changed' || !ids.has(task.taskId)) return;
+      if (isTerminalTaskStatus(task.status)) ids.delete(task.taskId);
+      server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) } as never).catch(() => {});
+    });
+    entry = { ids, stop };
+    watched.set(server, entry);
+    const previous = server.onclose;
+    server.onclose = () => {
+      stop();
+      previous?.();
+    };
+  }
+  entry.ids.add(taskId);
+}
+
+/** What `tasks/result` answers for a terminal task (2025-11-25): the result, or the error. */
+function legacyOutcome(task: TaskRecord) {
+  const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
+  if (task.status === 'completed' && task.result) {
+    const meta = (task.result._meta as Record<string, unknown> | undefined) ?? {};
+    return { ...task.result, _meta: { ...meta, ...related } };
+  }
+  if (task.status === 'failed' && task.error) {
+    throw new ProtocolError(task.error.code, task.error.message, task.error.data);
+  }
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${task.taskId} was cancelled; it has no result.`);
+}
+
+/** Sends one pending request of a task to the client on this `tasks/result` (2025-11-25) and hands back the answer. */
+async function sendInput(ctx: ServerContext, taskId: string, pending: PendingInput): Promise<void> {
+  pending.sent = true;
+  const _meta = { [RELATED_TASK_META_KEY]: { taskId } };
+  const params = { ...pending.request.params, _meta };
+  try {
+    let answer: unknown;
+    if (pending.request.method === 'elicitation/create') answer = await ctx.mcpReq.elicitInput(params as never);
+    else if (pending.request.method === 'sampling/createMessage') {
+      answer = await ctx.mcpReq.requestSampling(params as never);
+    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } } as never);
+    pending.resolve(answer);
+  } catch (error) {
+    pending.reject(error);
+  }
+}
+
+/** Awaits a task lookup, turning "not found" and bad cursors into JSON-RPC -32602. */
+async function found<T>(lookup: Promise<T>): Promise<T> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof TaskError && error.code !== 'SERVER_STATE') {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,88 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
+  type ClientCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { TaskRecord } from '../../tasks/task-store.js';
+
+/** The tasks extension's id (SEP-2663, protocol revision 2026-07-28). */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+/** `_meta` key tying a 2025-11-25 message to its task (MCP "Tasks / Related task metadata"). */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+/** The 2025-11-25 `tasks` server capability: list, cancel, task-augmented `tools/call`. */
+export const LEGACY_TASKS_CAPABILITY = Object.freeze({
+  list: {},
+  cancel: {},
+  requests: { tools: { call: {} } },
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A task on the wire: ISO-8601 times; `ttl` / `pollInterval` (2025-11-25) or `ttlMs` / `pollIntervalMs` (SEP-2663). */
+function wireTask(task: TaskRecord, ttlKey: string, pollKey: string): Record<string, unknown> {
+  return {
+    taskId: task.taskId,
+    status: task.status,
+    ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
+    createdAt: iso(task.createdAt),
+    lastUpdatedAt: iso(task.lastUpdatedAt),
+    [ttlKey]: task.ttlMs,
+    ...(task.pollIntervalMs !== undefined && { [pollKey]: task.pollIntervalMs }),
+  };
+}
+
+/** A task as 2025-11-25 puts it on the wire (`Task`: `ttl`, `pollInterval`). */
+export function legacyTask(task: TaskRecord): Record<string, unknown> {
+  return wireTask(task, 'ttl', 'pollInterval');
+}
+
+/** The flat `Task` of the 2026-07-28 extension (`ttlMs`, `pollIntervalMs`), without outcome fields. */
+export function extensionTask(task: TaskRecord): Record<string, unknown> {
+  return wireTask(task, 'ttlMs', 'pollIntervalMs');
+}
+
+/**
+ * The extension's `DetailedTask` (`tasks/get`): the task plus `inputRequests` while
+ * `input_required`, the inlined `result` when `completed`, the `error` when `failed`.
+ */
+export function detailedTask(task: TaskRecord): Record<string, unknown> {
+  return {
+    resultType: 'complete',
+    ...extensionTask(task),
+    ...(task.status === 'input_required' && task.inputRequests && { inputRequests: task.inputRequests }),
+    ...(task.status === 'completed' && task.result && { result: task.result }),
+    ...(task.status === 'failed' && task.error && { error: task.error }),
+  };
+}
+
+/** Whether this 2026-07-28 request declares the tasks extension in its per-request capabilities. */
+export function optedIntoTasks(ctx: ServerContext): boolean {
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  return extensions?.[TASKS_EXTENSION_ID] !== undefined;
+}
+
+/** JSON-RPC -32021 naming the tasks extension (SEP-2575 "Missing Required Capabilities", SEP-2663). */
+export function tasksExtensionRequired(message: string): MissingRequiredClientCapabilityError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } } as never,
+    message,
+  );
+}
+
+/**
+ * The principal a task is bound to: the authenticated client (`authInfo.clientId`), else the
+ * legacy session, else (stdio) the connection's view. A 2026-07-28 HTTP request without auth
+ * has none of these: its tasks share the principal `anonymous`, protected by their
+ * unguessable ids alone (configure `authenticate` to separate clients).
+ */
+export function taskOwner(ctx: ServerContext, viewId: string): string {
+  const clientId = ctx.http?.authInfo?.clientId;
+  if (clientId) return `client:${clientId}`;
+  if (ctx.sessionId) return `session:${ctx.sessionId}`;
+  return ctx.http ? 'anonymous' : `connection:${viewId}`;
+}

@@ -1,0 +1,146 @@
+// `serve --admin` as users run it: a real CLI child process, toggles through the admin API,
+// SIGKILL, restart; a truncated state file; a burst of concurrent toggles.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+interface Running {
+  child: ChildProcess;
+  settingsUrl: string;
+  api: string;
+  token: string;
+  stderr: () => string;
+}
+
+const children: ChildProcess[] = [];
+let root: string;
+let folder: string;
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'cli-admin-'));
+  folder = path.join(root, 'docs');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'notes.md'), '# Notes\n');
+});
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Starts `serve --admin` and waits (bounded) for the settings URL in the banner. */
+function serve(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--admin', ...args, folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'config'), MCP_TOOLKIT_LOG_LEVEL: 'warn', ...env },
+  });
+  children.push(child);
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no settings URL on stderr: ${stderr}`)), 15_000);
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /settings page[^:]*: (http:\/\/127\.0\.0\.1:\d+\/admin\/)#token=(\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          settingsUrl: match[0],
+          api: `${match[1]}api/`,
+          token: decodeURIComponent(match[2]!),
+          stderr: () => stderr,
+        });
+      }
+    });
+  });
+}
+
+function toggle(running: Running, name: string, enabled: boolean): Promise<Response> {
+  return fetch(`${running.api}tools/${name}`, {
+    method: 'PATCH',
+    headers: { Authorization: `Bearer ${running.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ enabled }),
+  });
+}
+
+async function disabled(running: Running): Promise<string[]> {
+  const response = await fetch(`${running.api}disabled`, { headers: { Authorization: `Bearer ${running.token}` } });
+  return ((await response.json()) as { disabled: string[] }).disabled;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode ? resolve() : child.once('exit', () => resolve()),
+  );
+}
+
+describe('serve --admin (real CLI)', () => {
+  it('keeps toggles across a SIGKILL, in the default state file under the config dir', async () => {
+    const first = await serve([]);
+    expect(first.stderr()).toMatch(/tool state file: .*config\/mcp-toolkit\/tool-state\/docs-[0-9a-f]{12}\.json/);
+    expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // generated: 32 random bytes
+    expect((await toggle(first, 'read_document', false)).status).toBe(200);
+    expect((await toggle(first, 'search_documents', false)).status).toBe(200);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+
+    const second = await serve([]);
+    expect(second.token).not.toBe(first.token);
+    expect(await disabled(second)).toEqual(['read_document', 'search_documents']);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  });
+
+  it('a truncated state file: clear warning naming it, then the defaults (nothing disabled)', async () => {
+    const file = path.join(root, 'truncated.json');
+    writeFileSync(file, '{"format":"mcp-toolkit/tool-state","version":4,"savedAt":1,"disabled":["read_doc');
+    const running = await serve(['--state-file', file], { MCP_TOOLKIT_LOG_LEVEL: 'info' });
+    await expect.poll(() => running.stderr()).toContain(`The tool state file ${file} is unusable`);
+    expect(await disabled(running)).toEqual([]);
+    expect((await toggle(running, 'list_documents', false)).status).toBe(200);
+    expect(JSON.parse(readFileSync(file, 'utf8')).disabled).toEqual(['list_documents']);
+    running.child.kill('SIGTERM');
+    await exited(running.child);
+  });
+
+  it('100 concurrent toggles: the file ends at the final state and parses', async () => {
+    const file = path.join(root, 'burst.json');
+    const token = 'a-given-token-for-the-burst-test';
+    const running = await serve(['--state-file', file, '--admin-token', token]);
+    expect(running.token).toBe(token);
+    const names = ['list_documents', 'read_document', 'search_documents'];
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => toggle(running, names[index % 3]!, index % 2 === 0)),
+    );
+    expect(responses.every((response) => response.status === 200)).toBe(true);
+    const final = await disabled(running);
+    expect(JSON.parse(readFileSync(file, 'utf8')).disabled).toEqual(final);
+    running.child.kill('SIGKILL');
+    await exited(running.child);
+    const again = await serve(['--state-file', file, '--admin-token', token]);
+    expect(await disabled(again)).toEqual(final);
+    again.child.kill('SIGTERM');
+    await exited(again.child);
+  });
+
+  it('takes the token from MCP_TOOLKIT_ADMIN_TOKEN and refuses --admin with --stdio', async () => {
+    const running = await serve([], { MCP_TOOLKIT_ADMIN_TOKEN: 'token-from-the-environment' });
+    expect(running.token).toBe('token-from-the-environment');
+    running.child.kill('SIGTERM');
+    await exited(running.child);
+    const stdio = spawn(process.execPath, [CLI, 'serve', '--stdio', '--admin', folder], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    children.push(stdio);
+    let stderr = '';
+    stdio.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await exited(stdio);
+    expect(stdio.exitCode).toBe(1);
+    expect(stderr).toContain('--admin needs HTTP');
+  });
+});

@@ -1,0 +1,91 @@
+// The real CLI with `serve --http --redis URL`: two CLI processes join one cluster; a toggle
+// made by another member (here the test, through createCluster) reaches both, and each client
+// is told once. Redis unreachable: the CLI exits 1 with a message saying what to do.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCluster } from '../../src/cluster/create-cluster.js';
+import { connectClient, type TestClient } from '../support/clients.js';
+import { freePort, RedisServer } from '../support/services.js';
+import { silentLogger } from './replicas.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+let redis: RedisServer;
+let folder: string;
+const children: ChildProcess[] = [];
+
+/** Starts `serve --http` with `args`; resolves the endpoint URL from the banner. */
+async function serve(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args, folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, MCP_TOOLKIT_LOG_LEVEL: 'warn' },
+  });
+  children.push(child);
+  return new Promise<string>((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${stderr}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]!);
+    });
+  });
+}
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  folder = mkdtempSync(path.join(os.tmpdir(), 'cli-redis-'));
+  writeFileSync(path.join(folder, 'notes.md'), '# Notes\n');
+});
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null && child.pid) process.kill(child.pid, 'SIGTERM');
+  await Promise.all(children.map((child) => child.exitCode === null && new Promise((r) => child.once('exit', r))));
+  await redis?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('mcp-toolkit serve --http --redis', () => {
+  it('two CLI replicas share the disabled set; each client is told once', async () => {
+    const urls = [await serve(['--redis', redis.url]), await serve(['--redis', redis.url])];
+    const clients: TestClient[] = await Promise.all(urls.map((url) => connectClient('v1', new HttpV1(new URL(url)))));
+    try {
+      const before = await clients[0]!.toolNames();
+      expect(before.length).toBeGreaterThan(1);
+      const victim = before[0]!;
+      const admin = await createCluster({ redis: redis.url, logger: silentLogger });
+      try {
+        await admin.toolState.load();
+        await admin.toolState.save([victim]);
+      } finally {
+        await admin.close();
+      }
+      await Promise.all(clients.map((client) => client.toolsChanged.waitFor(1, 5_000)));
+      for (const client of clients) expect(await client.toolNames()).toEqual(before.slice(1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(clients.map((client) => client.toolsChanged.count)).toEqual([1, 1]);
+    } finally {
+      await Promise.allSettled(clients.map((client) => client.close()));
+    }
+  }, 60_000);
+
+  it('exits 1 with a clear message when Redis does not answer', async () => {
+    const url = `redis://127.0.0.1:${await freePort()}`;
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--redis', url, folder], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+ did not answer.*CLUSTER_UNAVAILABLE/s);
+  }, 20_000);
+});

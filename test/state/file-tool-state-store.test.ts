@@ -1,0 +1,99 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ToolStateError } from '../../src/errors.js';
+import { FileToolStateStore } from '../../src/state/file-tool-state-store.js';
+import { MemoryToolStateStore } from '../../src/state/memory-tool-state-store.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'tool-state-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('FileToolStateStore', () => {
+  it('loads nothing from a missing file, then round-trips a saved set (sorted, unique, versioned)', async () => {
+    const file = path.join(dir, 'nested', 'state.json');
+    const store = new FileToolStateStore(file);
+    expect(await store.load()).toBeUndefined();
+    const first = await store.save(['b', 'a', 'b', 'not_registered_yet']);
+    expect(first.disabled).toEqual(['a', 'b', 'not_registered_yet']);
+    expect(first.version).toBe(1);
+    const second = await store.save(['c']);
+    expect(second.version).toBe(2);
+    const raw = JSON.parse(await readFile(file, 'utf8'));
+    expect(raw).toMatchObject({ format: 'mcp-toolkit/tool-state', version: 2, disabled: ['c'] });
+    const reread = await new FileToolStateStore(file).load();
+    expect(reread).toMatchObject({ disabled: ['c'], version: 2 });
+    expect(await readdir(path.dirname(file))).toEqual(['state.json']); // no temporary left behind
+  });
+
+  it('continues the version of an existing file after load()', async () => {
+    const file = path.join(dir, 'state.json');
+    await new FileToolStateStore(file).save(['a']);
+    await new FileToolStateStore(file).save(['a']); // fresh store without load starts at 1 again...
+    const store = new FileToolStateStore(file);
+    await store.load();
+    expect((await store.save(['x'])).version).toBe(2); // ...a loaded one continues
+  });
+
+  it('reports a truncated file as a ToolStateError naming the file', async () => {
+    const file = path.join(dir, 'state.json');
+    await writeFile(file, '{"format":"mcp-toolkit/tool-state","version":3,"disab');
+    const error = await new FileToolStateStore(file).load().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolStateError);
+    expect((error as ToolStateError).code).toBe('TOOL_STATE');
+    expect((error as ToolStateError).source).toBe(file);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(/not valid JSON/);
+  });
+
+  it('refuses JSON that is not a tool state file', async () => {
+    const file = path.join(dir, 'package.json');
+    await writeFile(file, JSON.stringify({ name: 'x', disabled: 'a' }));
+    await expect(new FileToolStateStore(file).load()).rejects.toThrow(/not a tool state file/);
+  });
+
+  it('reports an unwritable location as a ToolStateError', async () => {
+    const blocker = path.join(dir, 'a-file');
+    await writeFile(blocker, 'x');
+    const store = new FileToolStateStore(path.join(blocker, 'state.json'));
+    await expect(store.save(['a'])).rejects.toBeInstanceOf(ToolStateError);
+    await expect(store.save(['b'])).rejects.toThrow(blocker); // the queue survives
+  });
+
+  it('serializes 100 concurrent saves: the file ends at the last one and parses', async () => {
+    const file = path.join(dir, 'state.json');
+    const store = new FileToolStateStore(file);
+    const saves = Array.from({ length: 100 }, (_, index) => store.save([`tool_${index}`]));
+    const results = await Promise.all(saves);
+    expect(results.map((snapshot) => snapshot.version)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
+    const raw = JSON.parse(await readFile(file, 'utf8'));
+    expect(raw.disabled).toEqual(['tool_99']);
+    expect(raw.version).toBe(100);
+  });
+
+  it('removes temporaries of dead writers on load and keeps the old content (crash mid-write)', async () => {
+    const file = path.join(dir, 'state.json');
+    await new FileToolStateStore(file).save(['kept']);
+    // A writer killed between writing its temporary and the rename leaves this behind:
+    const orphan = `${file}.999999999.deadbeef.tmp`;
+    await writeFile(orphan, '{"format":"mcp-toolkit/tool-state","version":9,"sav');
+    const loaded = await new FileToolStateStore(file).load();
+    expect(loaded?.disabled).toEqual(['kept']);
+    expect(await readdir(dir)).toEqual(['state.json']);
+  });
+});
+
+describe('MemoryToolStateStore', () => {
+  it('starts empty or from an initial set and versions each save', async () => {
+    expect(await new MemoryToolStateStore().load()).toBeUndefined();
+    const store = new MemoryToolStateStore(['b', 'a']);
+    expect(await store.load()).toMatchObject({ disabled: ['a', 'b'], version: 1 });
+    expect(await store.save(['c'])).toMatchObject({ disabled: ['c'], version: 2 });
+    expect((await store.load())?.disabled).toEqual(['c']);
+  });
+});
