@@ -2,12 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
-import { HttpMcpServer } from '../mcp/http-server.js';
+import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
-import { StdioMcpServer } from '../mcp/stdio-server.js';
+import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
-import { adminRouter } from '../admin/admin-router.js';
 import { FileToolStateStore } from '../state/file-tool-state-store.js';
 
 /** Options of the `serve` command. */
@@ -79,6 +78,8 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
+  // Each transport is imported only when chosen: a stdio server never loads the HTTP stack.
+  const { StdioMcpServer } = await import('../mcp/stdio-server.js');
   const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
@@ -94,12 +95,16 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * @throws Error with code `EADDRINUSE` when the port is taken.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
+  const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,
     ...commonOptions(options),
   });
-  if (options.adminToken) server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
+  if (options.adminToken) {
+    const { adminRouter } = await import('../admin/admin-router.js');
+    server.app.use('/admin', adminRouter(server, { token: options.adminToken }));
+  }
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DocumentStore } from '../documents/document-store.js';
+import type { DocumentStoreView } from '../documents/document-store.js';
 import { selectTextRange, type TextRange } from '../documents/text-range.js';
 import { DocumentNotFoundError, UserError } from '../errors.js';
 import { defineTool, type Tool } from '../registry/tool.js';
@@ -13,7 +13,8 @@ export interface ReadDocumentArgs {
   length?: number;
 }
 
-const inputSchema = z.object({
+// Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
+const inputSchema = z.strictObject({
   uri: z.string().min(1).describe('Document URI or name, as listed by list_documents or search_documents'),
   page: z
     .number()
@@ -70,7 +71,7 @@ function describeRange(range: TextRange): string {
  * how to continue, and the same facts as `structuredContent`. An impossible range is an `isError`
  * result saying what is valid.
  */
-export function createReadDocumentTool(documents: DocumentStore): Tool<ReadDocumentArgs> {
+export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadDocumentArgs> {
   return defineTool<ReadDocumentArgs>({
     name: 'read_document',
     title: 'Read a document',

@@ -7,29 +7,37 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
-import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
-import { DuplicateResourceError, ServerStateError } from '../errors.js';
+import { DocumentStore, type DocumentResource, type DocumentStoreView } from '../documents/document-store.js';
+import { ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { ToolStateStore } from '../state/tool-state-store.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
-import { PromptRegistry } from '../prompts/prompt-registry.js';
-import type { Tool } from '../registry/tool.js';
-import type { ToolPackage } from '../registry/tool-package.js';
-import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
+import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
+import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
+import { Tool } from '../registry/tool.js';
+import { ToolPackage } from '../registry/tool-package.js';
+import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
 import type { ResourceContents } from '../resources/resource-contents.js';
-import { ResourceRegistry } from '../resources/resource-registry.js';
+import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
+import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
 import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
+import { fanOutModelChanges } from './server/change-fanout.js';
 import { LiveViews } from './server/live-views.js';
+import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
+import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
+import { UriResolver } from './server/uri-resolver.js';
+import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
+import { attachObserver, type McpServerObserver } from './server/observer.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
 
@@ -44,9 +52,12 @@ export interface BaseMcpServerOptions {
   /**
    * Per-session tools: called once for each long-lived view (a stdio connection, a legacy
    * HTTP session) to give it its own tool instances, e.g. tools holding per-user state.
-   * They are listed and called like registered tools (the disabled set applies; names
-   * must not clash with registered tools: clashing ones are skipped and logged) and each
-   * instance's `dispose()` runs exactly once when the session ends.
+   * Either a function `(session) => tools` (toolkit or llm-chat tools and packages) or the
+   * llm-chat-mcp form `{ create(): { tools, dispose() } }`. They are listed and called like
+   * registered tools (the disabled set applies; names must not clash with registered tools:
+   * clashing ones are skipped and logged); each instance's `dispose()`, then the set's
+   * `dispose()`, runs exactly once when the session ends. Session packages' instructions are
+   * not added to the server's `instructions`.
    */
   sessionTools?: SessionToolsFactory;
   /**
@@ -57,6 +68,11 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /**
+   * Monitoring callbacks for finished tool calls and client resource reads (llm-chat-mcp's
+   * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
+   */
+  observer?: McpServerObserver;
   /**
    * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
    * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
@@ -78,14 +94,23 @@ export interface BaseMcpServerOptions {
  * Subclasses implement {@link BaseMcpServer.start} (see `StdioMcpServer`, `HttpMcpServer`).
  */
 export abstract class BaseMcpServer {
-  /** The model's tool inventory and enable state (shared by every view). */
-  readonly registry = new ToolRegistry();
-  /** Registered documents and folders (shared by every view). */
-  readonly documents: DocumentStore;
-  /** Registered prompts, in registration order (shared by every view). */
-  readonly prompts = new PromptRegistry();
-  /** In-memory / computed resources and resource templates (shared by every view). */
-  readonly resources = new ResourceRegistry();
+  /**
+   * The writable tool model, for subclasses (transports); apps change tools through the facade
+   * (`registerTool`, `removeTool`, `setDisabledTools`, ...) and read them through {@link tools}.
+   */
+  protected readonly registry = new ToolRegistry();
+  /** Registered tools and the disabled set, read-only (shared by every view). */
+  readonly tools: ToolRegistryView;
+  /** Registered documents and folders, read-only (shared by every view); register with `registerDocument` / `registerFolder`. */
+  readonly documents: DocumentStoreView;
+  /** Registered prompts in registration order, read-only (shared by every view); change with `registerPrompt` / `removePrompt`. */
+  readonly prompts: PromptRegistryView;
+  /** In-memory / computed resources and resource templates, read-only (shared by every view). */
+  readonly resources: ResourceRegistryView;
+  readonly #store: DocumentStore;
+  readonly #prompts = new PromptRegistry();
+  readonly #resources = new ResourceRegistry();
+  readonly #uris: UriResolver;
   /** Toolkit diagnostics go here (stderr by default). */
   protected readonly logger: Logger;
   /** Every live view plus other change sinks; changes fan out through it. */
@@ -105,21 +130,25 @@ export abstract class BaseMcpServer {
     options: BaseMcpServerOptions = {},
   ) {
     this.logger = options.logger ?? createDefaultLogger();
-    this.documents = options.documents ?? new DocumentStore();
+    this.#store = options.documents ?? new DocumentStore();
+    this.#uris = new UriResolver(this.#resources, this.#store, this.logger);
+    this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
+    this.documents = readOnlyView<DocumentStoreView>(this.#store, DOCUMENTS_VIEW);
+    this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
+    this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
     const onError = (error: unknown) => this.logger.warn({ err: error }, 'MCP view error');
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
-    this.#toolState = new ToolStateSync(options.toolState ?? new MemoryToolStateStore(), this.registry, {
-      logger: this.logger,
-      events: this.events,
-    });
+    const toolState = options.toolState ?? new MemoryToolStateStore();
+    this.#toolState = new ToolStateSync(toolState, this.registry, { logger: this.logger, events: this.events });
+    if (options.observer) attachObserver(this.events, options.observer);
     this.#model = {
       serverInfo,
       registry: this.registry,
-      documents: this.documents,
-      prompts: this.prompts,
-      resources: this.resources,
+      documents: this.#store,
+      prompts: this.#prompts,
+      resources: this.#resources,
       events: this.events,
       pageSize: options.resourcePageSize,
       requestState: createRequestStateCodec<InputState>({
@@ -132,34 +161,39 @@ export abstract class BaseMcpServer {
         return parts.length > 0 ? parts.join('\n\n') : undefined;
       },
     };
-    this.registry.onChange((change) => {
-      if (change.toolsChanged) this.views.toolsChanged();
-      for (const tool of change.added) {
-        this.events.safeEmit('toolRegistered', { tool, enabled: !this.registry.isDisabled(tool.name) });
-      }
-      for (const name of change.toggled) {
-        const enabled = !this.registry.isDisabled(name);
-        this.events.safeEmit('toolToggled', { name, enabled, disabled: this.registry.disabledNames() });
-      }
-      if (change.toggled.length > 0) this.#toolState.changed();
-    });
-    this.documents.onChange((event) => {
-      if (event.type === 'list_changed') this.views.resourcesChanged();
-      else this.views.resourceUpdated(event.uri);
-    });
-    this.prompts.onChange(() => this.views.promptsChanged());
-    this.resources.onChange(() => this.views.resourcesChanged());
+    fanOutModelChanges(this.#model, this.views, this.events);
+    this.registry.onChange((change) => change.toggled.length > 0 && this.#toolState.changed());
+    setViewFactory(this, (context) => this.createFreshMcpServer(context));
   }
 
   /**
    * Registers a tool, or every tool of a package (all-or-nothing). Allowed after
    * `start()`: the tool appears on every live view and clients get `list_changed`.
-   * A name that is in the disabled set starts disabled.
+   * A name that is in the disabled set starts disabled. Besides the toolkit's own `Tool` and
+   * `ToolPackage`, llm-chat `Tool` / `ToolPackage` objects are accepted as they are (see
+   * `toRegistrable`: schema from `toOpenAI()`, a package's `tutorial()` as its instructions).
+   * @returns a {@link ToolHandle} to enable, disable or remove what was registered.
    * @throws DuplicateToolError when a tool name is already registered.
-   * @throws InvalidToolError when a tool's schema cannot be compiled.
+   * @throws InvalidToolError when the item is not a tool or package (the message names
+   *   `fromLlmChatTool` / `defineTool`), or a tool's schema cannot be compiled.
    */
-  registerTool(item: Tool<never> | ToolPackage): void {
-    this.registry.register(item);
+  registerTool(item: RegistrableTool): ToolHandle {
+    const registrable = toRegistrable(item);
+    const tools = this.registry.register(registrable);
+    return createToolHandle(this.registry, tools, registrable.name);
+  }
+
+  /**
+   * Removes a tool by name, or the given `Tool` / every tool of the given `ToolPackage` still
+   * registered, in one change: every connected client gets one `list_changed` (none when only
+   * disabled tools went, as the list it sees did not change). The disabled set keeps the names.
+   * Handles of removed tools become inert (see {@link ToolHandle}). Never throws.
+   * @returns false when nothing was registered to remove.
+   */
+  removeTool(item: string | Tool<never> | ToolPackage): boolean {
+    const candidates =
+      typeof item === 'string' ? [this.registry.get(item)] : item instanceof ToolPackage ? item.tools : [item];
+    return this.registry.remove(candidates.filter((tool): tool is Tool<never> => tool instanceof Tool)).length > 0;
   }
 
   /**
@@ -184,17 +218,7 @@ export abstract class BaseMcpServer {
     this.#toolState.changed();
   }
 
-  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
-  flushToolState(): Promise<void> {
-    return this.#toolState.flush();
-  }
-
-  /** The whole disabled set, sorted, names not registered yet included (what `toolState` stores). */
-  getDisabledTools(): string[] {
-    return this.registry.disabledNames();
-  }
-
-  /** Every registered tool with its enabled state, in registration order (for a settings UI). */
+  /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();
   }
@@ -203,9 +227,10 @@ export abstract class BaseMcpServer {
    * Registers one file as a resource, read lazily on `resources/read`. The name
    * defaults to the file's basename. Allowed after `start()` (clients get `list_changed`).
    * @throws InvalidPathError (`NOT_A_FILE`) when the path is missing or not a file.
+   * @throws DuplicateResourceError when a resource registered with `registerResource` has the file's URI.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    const document = this.documents.registerDocument(pathOrConfig);
+    const document = this.#store.registerDocument(pathOrConfig);
     this.events.safeEmit('documentRegistered', { document });
     return document;
   }
@@ -215,15 +240,19 @@ export abstract class BaseMcpServer {
    * its path relative to the folder. No match registers nothing. The folder is also exposed
    * as a resource template `file:///<root>/{+path}` whose `path` completes to its documents.
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
+   * @throws DuplicateResourceError when a resource registered with `registerResource` has the URI of a
+   *   file found, or a template registered with `registerResourceTemplate` has the folder's URI template
+   *   (nothing is registered); a file appearing later at a resource's URI is left out with a warning.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
-    const documents = this.documents.registerFolder(pathOrConfig);
+    const root = path.resolve(String((typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig?.path) ?? '')); // the store's key
+    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#store);
+    if (template) this.#uris.assertTemplateFree(template.uriTemplate); // before anything is registered
+    const documents = this.#store.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
-    const root =
-      documents[0]?.root ?? path.resolve(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path); // the store's key
-    if (!this.#folderTemplates.has(root)) {
+    if (template) {
       this.#folderTemplates.add(root);
-      this.resources.registerTemplate(folderTemplate(root, this.documents));
+      this.#resources.registerTemplate(template);
     }
     return documents;
   }
@@ -243,13 +272,13 @@ export abstract class BaseMcpServer {
   registerPrompt(config: PromptSpec<Record<string, string>>): Prompt<Record<string, string>>;
   registerPrompt(prompt: Prompt<never> | PromptSpec<never>): Prompt<never> {
     const item = prompt instanceof Prompt ? prompt : definePrompt(prompt);
-    this.prompts.register(item);
+    this.#prompts.register(item);
     return item;
   }
 
   /** Removes a prompt; clients get `list_changed`. Returns false (and sends nothing) for an unknown name. */
   removePrompt(name: string): boolean {
-    return this.prompts.remove(name);
+    return this.#prompts.remove(name);
   }
 
   /**
@@ -260,13 +289,25 @@ export abstract class BaseMcpServer {
    * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
    */
   registerResource(config: ResourceConfig): RegisteredResource {
-    if (this.documents.get(config.uri)) throw new DuplicateResourceError(config.uri);
-    return this.resources.register(config);
+    if (typeof config?.uri === 'string') this.#uris.assertResourceFree(config.uri);
+    return this.#resources.register(config);
+  }
+
+  /**
+   * Registers in-memory text as a resource at `content://<name>` (llm-chat-mcp's
+   * `registerContentDocument`; see `contentDocumentUri`), MIME type `text/markdown` unless given.
+   * `content` is read lazily: a provider function runs on every `resources/read`. Remove it with
+   * `removeResource(contentDocumentUri(name))`.
+   * @throws DuplicateResourceError when a content document of that name exists.
+   * @throws InvalidResourceError when `name` is empty or `content` is not a string or function.
+   */
+  registerContentDocument(config: ContentDocumentConfig): RegisteredResource {
+    return this.registerResource(contentDocumentResource(config));
   }
 
   /** Removes the resource at `uri`; clients get `list_changed`. False for an unknown URI. */
   removeResource(uri: string): boolean {
-    return this.resources.remove(uri);
+    return this.#resources.remove(uri);
   }
 
   /**
@@ -278,12 +319,13 @@ export abstract class BaseMcpServer {
    * @throws InvalidResourceError for a malformed template or configuration.
    */
   registerResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
-    return this.resources.registerTemplate(config);
+    if (typeof config?.uriTemplate === 'string') this.#uris.assertTemplateFree(config.uriTemplate);
+    return this.#resources.registerTemplate(config);
   }
 
   /** Removes the template registered with this URI template; clients get `list_changed`. False when unknown. */
   removeResourceTemplate(uriTemplate: string): boolean {
-    return this.resources.removeTemplate(uriTemplate);
+    return this.#resources.removeTemplate(uriTemplate);
   }
 
   /**
@@ -307,7 +349,7 @@ export abstract class BaseMcpServer {
    *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
    */
   async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {
-    return readResource(this, uri, () => context ?? localRequestContext());
+    return readResource(this.#model, uri, () => context ?? localRequestContext());
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
@@ -334,7 +376,7 @@ export abstract class BaseMcpServer {
     } finally {
       await this.views.closeAll();
       await this.#toolState.close();
-      await this.documents.close();
+      await this.#store.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }
@@ -353,6 +395,11 @@ export abstract class BaseMcpServer {
     if (this.#state !== 'new') {
       throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
     }
+  }
+
+  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
+  flushToolState(): Promise<void> {
+    return this.#toolState.flush();
   }
 
   /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
@@ -389,7 +436,7 @@ export abstract class BaseMcpServer {
   protected createFreshMcpServer(context?: McpRequestContext): Server {
     const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
     const own = makeSessionTools(this.#sessionTools, session, this.registry, this.logger);
-    const { server } = createView(this.#model, own);
+    const { server } = createView(this.#model, own.tools);
     this.views.add(server);
     disposeOnClose(server, own, this.logger);
     return server;

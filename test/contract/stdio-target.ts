@@ -33,6 +33,8 @@ function httpControl(port: number): ServerControl {
     enable: (name) => call('enable', { name }),
     setDisabled: (names) => call('set-disabled', { names: names.join(',') }),
     registerTool: (name) => call('register-tool', { name }),
+    removeTool: (name) => call('remove-tool', { name }),
+    registerAndRemovePackage: (names) => call('package-round-trip', { names: names.join(',') }),
     registerDocument: (path) => call('register-document', { path }),
     sendResourceUpdated: (uri) => call('send-resource-updated', { uri }),
     updateStatus: (text) => call('update-status', { text }),

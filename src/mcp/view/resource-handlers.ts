@@ -1,13 +1,13 @@
 import { ResourceNotFoundError, type Resource, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
-import { DocumentNotFoundError, DocumentReadError, InvalidPathError } from '../../errors.js';
+import { DocumentNotFoundError, InvalidPathError } from '../../errors.js';
 import type { RequestContext } from '../../request-context.js';
 import { toResourceContents, type ResourceContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { paginate } from './pagination.js';
-import { buildRequestContext } from '../context/request-context-builder.js';
 import type { ServerEvents } from '../server/server-events.js';
+import { buildRequestContext } from '../context/request-context-builder.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
 export interface ResourceSources {
@@ -17,7 +17,7 @@ export interface ResourceSources {
   onError(error: unknown): void;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
-  /** Gets `documentReadFailed` when a converter or a size limit refuses a read. */
+  /** Where `resources/read` reports its `resourceRead` event. */
   readonly events?: ServerEvents;
 }
 
@@ -113,10 +113,21 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
+    const started = performance.now();
+    const report = (ok: boolean, error?: unknown) =>
+      sources.events?.safeEmit('resourceRead', {
+        uri,
+        ok,
+        durationMs: performance.now() - started,
+        ...(error !== undefined && { error }),
+        ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+      });
     try {
-      return { contents: await readResource(sources, uri, () => contextOf(ctx)) };
+      const contents = await readResource(sources, uri, () => contextOf(ctx));
+      report(true);
+      return { contents };
     } catch (error) {
-      if (error instanceof DocumentReadError) sources.events?.safeEmit('documentReadFailed', { uri, error });
+      report(false, error);
       // A file that now resolves outside its folder is reported as missing: where it points stays private.
       if (error instanceof InvalidPathError && error.code === 'PATH_OUTSIDE_ROOT') {
         throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);

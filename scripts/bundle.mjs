@@ -1,0 +1,46 @@
+// Bundles the package's JavaScript (tsc emits only the .d.ts files): one ES module per entry point plus
+// shared chunks, with every npm dependency left external. Loading ~100 small modules one by one was most
+// of the toolkit's own cold-start cost (bench W0); a bundle loads in a few files. Chunks keep code that
+// is imported lazily (the CLI's transports) out of the entry that does not need it.
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { build } from 'rolldown';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+/** Bare specifiers (npm packages, Node built-ins) stay imports; only our own files are bundled. */
+const external = (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || id.startsWith('\0'));
+
+/**
+ * One entry per file package.json points at (`exports`, `bin`): `./dist/X.js` is built from `src/X.ts`.
+ * Extra entries that are loaded by path rather than imported (worker threads) are listed here too.
+ */
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+const targets = [
+  ...Object.values(pkg.exports).map((target) => (typeof target === 'string' ? target : target.import)),
+  ...Object.values(pkg.bin),
+].filter((target) => target?.startsWith('./dist/') && target.endsWith('.js'));
+const input = Object.fromEntries(
+  targets.map((target) => {
+    const name = target.slice('./dist/'.length, -'.js'.length);
+    return [name, `src/${name}.ts`];
+  }),
+);
+
+rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
+await build({
+  cwd: root,
+  input,
+  platform: 'node',
+  external,
+  logLevel: 'warn',
+  output: {
+    dir: 'dist',
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: 'chunks/toolkit-[hash].js',
+    sourcemap: true,
+  },
+});
+for (const bin of Object.values(pkg.bin)) chmodSync(`${root}/${bin}`, 0o755);
