@@ -13,9 +13,6 @@ export type ToolkitErrorCode =
   | 'INVALID_PROMPT'
   | 'DUPLICATE_RESOURCE'
   | 'INVALID_RESOURCE'
-  | 'TOOL_NOT_FOUND'
-  | 'TOOL_DISABLED'
-  | 'INVALID_ARGUMENTS'
   | 'USER_ERROR'
   | 'NOT_A_FILE'
   | 'NOT_A_DIRECTORY'
@@ -143,11 +140,12 @@ export class InvalidPathError extends ToolkitError {
 }
 
 /**
- * Thrown on `resources/read` when a URI names no registered resource, or the file
- * behind it has vanished (code `RESOURCE_NOT_FOUND`). Sent to clients as the MCP
- * "Resource not found" JSON-RPC error (-32602, as the SDK answers it on every revision).
+ * Thrown on `resources/read` (and `server.readResource`) when a URI names nothing this server
+ * serves (no document, resource or matching template), or the file behind a document has
+ * vanished (code `RESOURCE_NOT_FOUND`). Sent to clients as the MCP "Resource not found"
+ * JSON-RPC error (-32602, as the SDK answers it on every revision).
  */
-export class DocumentNotFoundError extends ToolkitError {
+export class ResourceNotFoundError extends ToolkitError {
   constructor(
     readonly uri: string,
     message = `Resource not found: ${uri}`,
@@ -155,6 +153,14 @@ export class DocumentNotFoundError extends ToolkitError {
     super('RESOURCE_NOT_FOUND', message);
   }
 }
+
+/**
+ * The former name of {@link ResourceNotFoundError} (the same class: `instanceof` either works).
+ * @deprecated Use `ResourceNotFoundError`; it is thrown for every kind of resource, not only documents.
+ */
+export const DocumentNotFoundError = ResourceNotFoundError;
+/** @deprecated Use `ResourceNotFoundError`. */
+export type DocumentNotFoundError = ResourceNotFoundError;
 
 /**
  * Thrown on `resources/read` when a file is larger than the configured limit

@@ -11,6 +11,7 @@ export {
   UserError,
   InvalidPathError,
   DocumentNotFoundError,
+  ResourceNotFoundError,
   DocumentReadError,
   ServerStateError,
   ToolCallAbortedError,

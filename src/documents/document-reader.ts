@@ -2,7 +2,7 @@
  * The lazy read path: check the file, reuse or produce its converted content, shape it as MCP contents.
  */
 import fsp from 'node:fs/promises';
-import type { Stats } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import type { Converter, ConverterRegistry } from '../converters/index.js';
 import { detectMimeType, extensionOf } from '../converters/index.js';
 import { DocumentNotFoundError, DocumentReadError, InvalidPathError } from '../errors.js';
@@ -13,10 +13,16 @@ import { isInside, isMissingFileError } from './path-policy.js';
 /** One converted content item without its URI. */
 type Content = { mimeType: string; text: string } | { mimeType: string; blob: string };
 
-/** What the cache keeps per path; valid while size, mtime, override and chosen converter are unchanged. */
+/**
+ * What the cache keeps per path; valid while size, mtime, ctime, mode, override and chosen converter are
+ * unchanged and the file is still readable (see {@link stillServable}).
+ */
 export interface CachedContent {
   size: number;
   mtimeMs: number;
+  /** Changes on chmod/chown/rename too: revoked access is never answered from the cache. */
+  ctimeMs: number;
+  mode: number;
   mimeOverride: string | undefined;
   sourceMimeType: string;
   converter: Converter;
@@ -100,6 +106,22 @@ async function convert(
   }
 }
 
+/**
+ * Whether a cached conversion may still be served: the file's permissions and inode metadata are
+ * unchanged (ctime moves on chmod, chown, link changes) and this process can still read it. A file
+ * made unreadable after it was cached (say, chmod 000) is then read afresh, which fails as a first
+ * read would, instead of being served from memory.
+ */
+async function stillServable(hit: CachedContent, stats: Stats, path: string): Promise<boolean> {
+  if (hit.ctimeMs !== stats.ctimeMs || hit.mode !== stats.mode) return false;
+  try {
+    await fsp.access(path, fsConstants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Approximate memory cost of a content item in bytes (UTF-16 strings: two bytes per code unit). */
 function costOf(content: Content): number {
   return 2 * ('text' in content ? content.text.length : content.blob.length);
@@ -127,7 +149,8 @@ export async function readDocument(
     hit.size === stats.size &&
     hit.mtimeMs === stats.mtimeMs &&
     hit.mimeOverride === doc.mimeOverride &&
-    converters.find(hit.sourceMimeType, extension) === hit.converter
+    converters.find(hit.sourceMimeType, extension) === hit.converter &&
+    (await stillServable(hit, stats, path))
   ) {
     return [{ uri, ...hit.content }];
   }
@@ -144,6 +167,8 @@ export async function readDocument(
   const entry = {
     size: stats.size,
     mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    mode: stats.mode,
     mimeOverride: doc.mimeOverride,
     sourceMimeType,
     converter,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ConverterRegistry, createDefaultConverters } from '../converters/index.js';
 import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
+import { normalizeUri } from '../resources/uri-normalization.js';
 import { ContentCache } from './content-cache.js';
 import type { FileDocumentConfig, FolderDocumentConfig } from './document-config.js';
 import { makeStoredDocument } from './document-entry.js';
@@ -219,9 +220,12 @@ export class DocumentStore {
 
   #lookup(uri: string): StoredDocument | undefined {
     const exact = this.#docs.get(uri);
-    if (exact !== undefined || !uri.startsWith('file:')) return exact;
+    if (exact !== undefined) return exact;
+    // Equivalent spellings (RFC 3986 section 6.2.2: scheme case, %-encoding) name the same file.
+    const normal = normalizeUri(uri);
+    if (!normal.startsWith('file:')) return undefined;
     try {
-      return this.#docs.get(pathToFileURL(fileURLToPath(uri)).href);
+      return this.#docs.get(pathToFileURL(fileURLToPath(normal)).href);
     } catch {
       return undefined;
     }

@@ -12,6 +12,7 @@ import { lazyRequire } from '../lazy-module.js';
 import { BaseMcpServer } from './mcp-server.js';
 import type { ServerInfo } from './server/server-info.js';
 import { ViewTools } from './view/view-tools.js';
+import { answerClientError } from './transports/http/client-error.js';
 import { createModernLeg, eraRouter } from './transports/http/era-router.js';
 import { authGuard, corsGuard, hostOriginGuard } from './transports/http/guards.js';
 import { jsonBody } from './transports/http/json-body.js';
@@ -140,6 +141,7 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#mount();
     const { host, port, path } = this.#options;
     const server = http.createServer(this.#app);
+    server.on('clientError', answerClientError); // a JSON-RPC body on 431/400/408 too
     this.#http = server;
     try {
       await new Promise<void>((resolve, reject) => {

@@ -345,7 +345,7 @@ export abstract class BaseMcpServer {
    * Pass the calling tool's context so the resource's `read()` sees the caller (a
    * `ToolContext` is a `RequestContext`); without one it gets a local context.
    * @returns the `contents` items (text, or base64 `blob`), each with `uri` and `mimeType`.
-   * @throws DocumentNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
+   * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
    *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
    */
   async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { ServerStateError } from '../errors.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
-import { answerInvalidMessage } from './transports/stdio/stdio-parse-errors.js';
 import type { ServerInfo } from './server/server-info.js';
+import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './transports/stdio/outgoing-limit.js';
+import { openStdioConnection } from './transports/stdio/stdio-connection.js';
 
 /** Options of {@link StdioMcpServer}. */
 export interface StdioMcpServerOptions extends BaseMcpServerOptions {
@@ -11,30 +11,45 @@ export interface StdioMcpServerOptions extends BaseMcpServerOptions {
   stdin?: Readable;
   /** Output stream, JSON-RPC only (default `process.stdout`). */
   stdout?: Writable;
+  /**
+   * Largest JSON-RPC line this server writes, in bytes (default 8 MiB, 8,388,608). The official
+   * SDK clients drop the whole stdio connection on a line over 10 MiB, so a larger message is
+   * not sent: a `tools/call` result becomes a tool error (`isError: true`) saying how big it was
+   * and what to do, any other response a JSON-RPC -32603 error saying the same. Raise it only
+   * for clients known to accept larger lines.
+   */
+  maxMessageBytes?: number;
 }
 
 /**
  * Serves one MCP client over stdio (MCP "Transports / stdio"), in whichever era the
  * client opens with: a 2025-11-25 (or older) `initialize` handshake, or a 2026-07-28
  * client (per-request `_meta`, `server/discover`, change notifications on its
- * `subscriptions/listen` streams). Built on the SDK's `serveStdio`, which pins the era
- * from the first message and asks this server for one view per connection.
+ * `subscriptions/listen` streams). The connection itself lives in
+ * `transports/stdio/` (the SDK's `serveStdio` on the toolkit's stdio transport).
  *
- * Only JSON-RPC is written to stdout. When stdin closes (or the connection fails, e.g. a
- * message over the SDK's 10 MiB line limit) the server stops itself (running `onStop()`,
- * closing views and watchers), so the process can exit.
+ * Only JSON-RPC is written to stdout. Lines that are not JSON are answered -32700, JSON that
+ * is not a JSON-RPC message -32600 (with the request's id when readable), batches are refused.
+ * When stdin closes (or the connection fails, e.g. an incoming line over 10 MiB) the server
+ * stops itself (running `onStop()`, closing views and watchers), so the process can exit.
  */
 export class StdioMcpServer extends BaseMcpServer {
   readonly #stdin: Readable;
   readonly #stdout: Writable;
+  readonly #maxMessageBytes: number;
   #handle?: { close(): Promise<void> };
   #closed?: Promise<void>;
   #sessionOpen = false;
 
+  /** @throws RangeError when `maxMessageBytes` is not a positive integer. */
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
     super(serverInfo, options);
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
+    if (!Number.isSafeInteger(this.#maxMessageBytes) || this.#maxMessageBytes <= 0) {
+      throw new RangeError(`maxMessageBytes must be a positive integer (bytes), got ${options.maxMessageBytes}`);
+    }
   }
 
   /**
@@ -45,20 +60,16 @@ export class StdioMcpServer extends BaseMcpServer {
     this.assertStartable('StdioMcpServer');
     if (this.#handle) throw new ServerStateError('StdioMcpServer.start() was already called.');
     await this.prepareStart();
-    let lastError: Error | undefined;
-    const transport = new ClosingStdioTransport(this.#stdin, this.#stdout, () => {
-      // The connection ended: stdin closed, or the SDK gave up on it (e.g. a line over its
-      // 10 MiB buffer). Either way this server is done; stop so the process can exit.
-      if (lastError) this.logger.warn({ err: lastError }, 'stdio connection closed after an error');
-      this.#endSession('closed');
-      void this.stop();
-    });
-    this.#handle = serveStdio((context) => this.createFreshMcpServer(context), {
-      transport,
-      onerror: (error) => {
-        if (answerInvalidMessage(transport, error)) return;
-        lastError = error;
-        this.logger.debug({ err: error }, 'stdio connection event');
+    this.#handle = openStdioConnection({
+      stdin: this.#stdin,
+      stdout: this.#stdout,
+      maxMessageBytes: this.#maxMessageBytes,
+      createView: (context) => this.createFreshMcpServer(context),
+      logger: this.logger,
+      onClosed: () => {
+        // stdin closed, or the connection failed: this server is done; stop so the process can exit.
+        this.#endSession('closed');
+        void this.stop();
       },
     });
     this.#closed = new Promise<void>((resolve) => this.events.once('stopped', resolve));
@@ -82,25 +93,5 @@ export class StdioMcpServer extends BaseMcpServer {
     if (!this.#sessionOpen) return;
     this.#sessionOpen = false;
     this.events.safeEmit('sessionClosed', { transport: 'stdio', reason });
-  }
-}
-
-/** The SDK's stdio transport, telling its owner once when it closes (stdin ended or the SDK closed it). */
-class ClosingStdioTransport extends StdioServerTransport {
-  #notified = false;
-
-  constructor(
-    stdin: Readable,
-    stdout: Writable,
-    private readonly onClosed: () => void,
-  ) {
-    super(stdin, stdout);
-  }
-
-  override async close(): Promise<void> {
-    await super.close();
-    if (this.#notified) return;
-    this.#notified = true;
-    this.onClosed();
   }
 }

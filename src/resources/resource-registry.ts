@@ -1,6 +1,7 @@
 import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { DuplicateResourceError } from '../errors.js';
 import { Listeners } from '../listeners.js';
+import { normalizeUri } from './uri-normalization.js';
 import { compileResource, type RegisteredResource, type ResourceConfig } from './resource.js';
 import {
   compileResourceTemplate,
@@ -47,8 +48,9 @@ export class ResourceRegistry {
    */
   register(config: ResourceConfig): RegisteredResource {
     const resource = compileResource(config);
-    if (this.#resources.has(resource.listed.uri)) throw new DuplicateResourceError(resource.listed.uri);
-    this.#resources.set(resource.listed.uri, resource);
+    const key = normalizeUri(resource.listed.uri);
+    if (this.#resources.has(key)) throw new DuplicateResourceError(resource.listed.uri);
+    this.#resources.set(key, resource);
     this.#changed({ kind: 'resource', type: 'added', uri: resource.listed.uri });
     return resource;
   }
@@ -60,41 +62,46 @@ export class ResourceRegistry {
    */
   registerTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
     const template = compileResourceTemplate(config);
-    const key = template.listed.uriTemplate;
-    if (this.#templates.has(key)) throw new DuplicateResourceError(key, 'resource template');
+    const key = normalizeUri(template.listed.uriTemplate);
+    if (this.#templates.has(key)) throw new DuplicateResourceError(template.listed.uriTemplate, 'resource template');
     this.#templates.set(key, template);
-    this.#changed({ kind: 'template', type: 'added', uri: key });
+    this.#changed({ kind: 'template', type: 'added', uri: template.listed.uriTemplate });
     return template;
   }
 
   /** Removes the resource at `uri`; false (no change event) when there is none. */
   remove(uri: string): boolean {
-    if (!this.#resources.delete(uri)) return false;
+    if (!this.#resources.delete(normalizeUri(uri))) return false;
     this.#changed({ kind: 'resource', type: 'removed', uri });
     return true;
   }
 
   /** Removes the template registered with this exact URI template; false when there is none. */
   removeTemplate(uriTemplate: string): boolean {
-    if (!this.#templates.delete(uriTemplate)) return false;
+    if (!this.#templates.delete(normalizeUri(uriTemplate))) return false;
     this.#changed({ kind: 'template', type: 'removed', uri: uriTemplate });
     return true;
   }
 
-  /** The resource registered at exactly this URI. */
+  /** The resource registered at this URI or an equivalent one (see `normalizeUri`). */
   get(uri: string): RegisteredResource | undefined {
-    return this.#resources.get(uri);
+    return this.#resources.get(normalizeUri(uri));
   }
 
-  /** The template registered with exactly this URI template string (as `completion/complete` refers to it). */
+  /** The template registered with this URI template string or an equivalent one (as `completion/complete` refers to it). */
   getTemplate(uriTemplate: string): RegisteredResourceTemplate | undefined {
-    return this.#templates.get(uriTemplate);
+    return this.#templates.get(normalizeUri(uriTemplate));
   }
 
-  /** The first template (in registration order) matching `uri`, with the matched variables. */
+  /**
+   * The first template (in registration order) matching `uri`, with the matched variables. The
+   * URI is matched in its normal form (see `normalizeUri`, so `%7E` and `~` bind the same value),
+   * then as given.
+   */
   match(uri: string): { template: RegisteredResourceTemplate; variables: TemplateVariables } | undefined {
+    const normal = normalizeUri(uri);
     for (const template of this.#templates.values()) {
-      const variables = template.match(uri);
+      const variables = template.match(normal) ?? (normal === uri ? undefined : template.match(uri));
       if (variables) return { template, variables };
     }
     return undefined;

@@ -11,7 +11,7 @@ const FIXTURE = fileURLToPath(new URL('../fixtures/stdio-fixture.mjs', import.me
 function controlPort(stderr: Readable): Promise<number> {
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`fixture printed no control port; stderr: ${buffered}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`fixture printed no control port; stderr: ${buffered}`)), 30_000);
     stderr.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /CONTROL_PORT=(\d+)/.exec(buffered);

@@ -3,14 +3,16 @@ import type { DocumentStore } from '../../documents/document-store.js';
 import { DuplicateResourceError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
+import { normalizeUri } from '../../resources/uri-normalization.js';
 
-/** `file:` URIs compare by the file they name (`file:///a%20b` and `file:///a b` are one file); others verbatim. */
+/** URIs compare in their normal form (`normalizeUri`); `file:` URIs by the file they name (`file:///a%20b` and `file:///a b` are one file). */
 function canonical(uri: string): string {
-  if (!uri.startsWith('file:')) return uri;
+  const normal = normalizeUri(uri); // RFC 3986 section 6.2.2: the form every lookup compares
+  if (!normal.startsWith('file:')) return normal;
   try {
-    return pathToFileURL(fileURLToPath(uri)).href;
+    return pathToFileURL(fileURLToPath(normal)).href;
   } catch {
-    return uri;
+    return normal;
   }
 }
 

@@ -8,6 +8,7 @@ import {
 import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import { toGetPromptResult } from '../../prompts/prompt-result.js';
 import { toProtocolError } from './handler-errors.js';
+import { paginate } from './pagination.js';
 import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
@@ -26,7 +27,10 @@ export function installPromptHandlers(
   prompts: PromptRegistry,
   requestState: RequestStateCodec<InputState>,
 ): void {
-  server.setRequestHandler('prompts/list', () => ({ prompts: prompts.list() as never }));
+  server.setRequestHandler('prompts/list', (request) => {
+    const { page, nextCursor } = paginate(prompts.list(), request.params?.cursor, Infinity);
+    return { prompts: page as never, ...(nextCursor !== undefined && { nextCursor }) };
+  });
 
   server.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
     const { name, arguments: raw } = request.params;

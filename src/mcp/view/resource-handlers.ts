@@ -1,6 +1,11 @@
-import { ResourceNotFoundError, type Resource, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ResourceNotFoundError as SdkResourceNotFoundError,
+  type Resource,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
-import { DocumentNotFoundError, InvalidPathError } from '../../errors.js';
+import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
 import type { RequestContext } from '../../request-context.js';
 import { toResourceContents, type ResourceContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
@@ -64,7 +69,7 @@ async function templateEntries(sources: ResourceSources, context: RequestContext
 /**
  * Reads `uri` in `resources/read` lookup order: the fixed resource with exactly this URI, then
  * the documents, then the first matching template.
- * @throws DocumentNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves the URI; whatever
+ * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves the URI; whatever
  *   the resource's `read()` or the document store throws.
  */
 export async function readResource(
@@ -80,7 +85,7 @@ export async function readResource(
     const { template, variables } = matched;
     return toResourceContents(await template.config.read(uri, variables, context()), uri, template.config.mimeType);
   }
-  throw new DocumentNotFoundError(uri);
+  throw new ResourceNotFoundError(uri);
 }
 
 /**
@@ -104,12 +109,13 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
       ...(await templateEntries(sources, contextOf(ctx))),
     ];
     const { page, nextCursor } = paginate(all, request.params?.cursor, sources.pageSize);
-    return { resources: page, ...(nextCursor !== undefined && { nextCursor }) };
+    return { resources: page as Resource[], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: [...sources.resources.listTemplates()],
-  }));
+  server.setRequestHandler('resources/templates/list', (request) => {
+    const { page, nextCursor } = paginate(sources.resources.listTemplates(), request.params?.cursor, Infinity);
+    return { resourceTemplates: [...page], ...(nextCursor !== undefined && { nextCursor }) };
+  });
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
@@ -130,7 +136,7 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
       report(false, error);
       // A file that now resolves outside its folder is reported as missing: where it points stays private.
       if (error instanceof InvalidPathError && error.code === 'PATH_OUTSIDE_ROOT') {
-        throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+        throw new SdkResourceNotFoundError(uri, `Resource not found: ${uri}`);
       }
       throw toProtocolError(error, `Reading ${uri}`);
     }

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { paginate } from './pagination.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
 
 /**
@@ -11,7 +12,10 @@ import { callTool, type ToolCallDeps } from './tool-call.js';
  * results with `isError: true`, so the model can correct itself.
  */
 export function installToolHandlers(server: Server, deps: ToolCallDeps): void {
-  server.setRequestHandler('tools/list', (_request, ctx) => ({ tools: deps.tools.list(ctx.http?.authInfo) as never }));
+  server.setRequestHandler('tools/list', (request, ctx) => {
+    const { page, nextCursor } = paginate(deps.tools.list(ctx.http?.authInfo), request.params?.cursor, Infinity);
+    return { tools: page as never, ...(nextCursor !== undefined && { nextCursor }) };
+  });
   server.setRequestHandler('tools/call', (request, ctx) =>
     callTool(deps, request.params.name, request.params.arguments, ctx),
   );

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { RequestHandler } from 'express';
-import { HttpRpcError, sendRpcError } from './responses.js';
+import { checkJsonRpcMessage } from '../json-rpc-shape.js';
+import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 
 /** Why a body was refused: the HTTP status and the JSON-RPC error to answer with. */
 interface BodyRefusal {
@@ -67,7 +68,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRef
  * (GET/DELETE carry none: `req.body` stays undefined). Refusals are JSON-RPC errors:
  * 415 for a Content-Type other than `application/json` (UTF-8, RFC 8259 section 8.1) or
  * a compressed body, 413 for more than `limit` bytes (declared or received; the
- * connection is then closed), 400 `-32700 Parse error` for malformed JSON.
+ * connection is then closed), 400 `-32700 Parse error` for malformed JSON, 400 `-32600 Invalid
+ * Request` for JSON that is not one JSON-RPC message (a batch, a fractional id, `_meta: null`;
+ * with the request's id when it can be read, see `json-rpc-shape.ts`).
  *
  * A few lines instead of `express.json()`: the endpoint accepts exactly one media type,
  * and skipping body-parser's content negotiation, charset decoding and inflation
@@ -96,6 +99,9 @@ export function jsonBody(limit: number): RequestHandler {
       if (req.body === undefined) {
         return answer({ status: 400, code: HttpRpcError.PARSE_ERROR, message: 'Parse error: empty request body' });
       }
+      // Valid JSON that is not a JSON-RPC message (or a batch) is -32600, not -32700 (JSON-RPC 2.0 section 5.1).
+      const checked = checkJsonRpcMessage(req.body);
+      if ('refusal' in checked) return sendRpcRefusal(res, 400, checked.refusal);
       next();
     }, next);
   };

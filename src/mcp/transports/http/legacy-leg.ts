@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import {
-  isInitializeRequest,
   legacyStatelessFallback,
   type AuthInfo,
   type McpServerFactory,
@@ -8,7 +7,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AuthedRequest } from './guards.js';
 import { LegacySession, type LegacyTransportSettings } from './legacy-session.js';
-import { HttpRpcError, sendRpcError } from './responses.js';
+import { invalidInitializeResponse } from '../json-rpc-shape.js';
+import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 import type { SessionMap } from './session-map.js';
 import type { WebBridge } from './web-bridge.js';
 
@@ -31,8 +31,9 @@ function sessionHeader(req: AuthedRequest): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function isInitialize(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+/** Whether the body is an `initialize` request, valid or not (the body is one JSON-RPC message, see `json-body.ts`). */
+function isInitialize(body: unknown): body is { id?: unknown } {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
 }
 
 /**
@@ -81,7 +82,11 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
   return async (req, res, body) => {
     const id = sessionHeader(req);
     if (id === undefined) {
-      if (req.method === 'POST' && isInitialize(body)) return initialize(req, res, body);
+      if (req.method === 'POST' && isInitialize(body)) {
+        // A malformed initialize (say, without `capabilities`) is answered as one: -32602 naming the field.
+        const invalid = invalidInitializeResponse(body);
+        return invalid ? sendRpcRefusal(res, 400, invalid) : initialize(req, res, body);
+      }
       return sendRpcError(
         res,
         400,

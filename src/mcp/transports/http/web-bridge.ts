@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { lazyRequire } from '../../../lazy-module.js';
+import { wellFormedRefusal } from './well-formed-refusal.js';
 
 // Part of the HTTP stack: loaded by the first HttpMcpServer, never by a stdio server.
 const honoNode = lazyRequire<typeof import('@hono/node-server')>('@hono/node-server');
@@ -28,14 +30,18 @@ export function createWebBridge(onError: (error: unknown) => void): WebBridge {
       const handler = handlers.get(env.incoming);
       handlers.delete(env.incoming);
       if (!handler) throw new Error('web bridge: no handler registered for this request');
-      return handler(request);
+      return handler(request).then(wellFormedRefusal);
     },
     {
       overrideGlobalObjects: false,
       errorHandler: (error) => {
         onError(error);
         return Response.json(
-          { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null },
+          {
+            jsonrpc: '2.0',
+            error: { code: ProtocolErrorCode.InternalError, message: 'Internal server error' },
+            id: null,
+          },
           { status: 500 },
         );
       },

@@ -1,0 +1,95 @@
+import {
+  parseJSONRPCMessage,
+  ProtocolErrorCode,
+  specTypeSchemas,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
+import { invalidParamsMessage } from '../view/invalid-params.js';
+import { wellFormed } from '../view/well-formed.js';
+
+/** A JSON-RPC error response the transport sends for a message it could not accept. */
+export interface RefusalResponse {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  error: { code: number; message: string };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional). */
+export function isValidRequestId(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** What is wrong with a JSON value that is not a JSON-RPC 2.0 message, for a person to read. */
+function problemOf(value: unknown): string {
+  if (!isPlainObject(value)) return 'a JSON-RPC message is a JSON object';
+  if (value.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if ('id' in value && !isValidRequestId(value.id)) return '"id" must be a string or an integer';
+  if ('method' in value && typeof value.method !== 'string') return '"method" must be a string';
+  const { params } = value;
+  if (params !== undefined && !isPlainObject(params)) return '"params" must be an object';
+  const meta = params?._meta;
+  if (meta !== undefined && !isPlainObject(meta)) return '"params._meta" must be an object';
+  if (meta?.progressToken !== undefined && !isValidRequestId(meta.progressToken)) {
+    return '"params._meta.progressToken" must be a string or an integer';
+  }
+  return 'it is neither a request, a notification nor a response';
+}
+
+/** Batches were removed from MCP in protocol revision 2025-06-18; this server serves none. */
+export const BATCH_REFUSAL =
+  'Invalid Request: JSON-RPC batches are not supported (MCP removed batching in protocol revision 2025-06-18); send each message on its own.';
+
+/**
+ * Checks a parsed JSON value against the JSON-RPC 2.0 message shapes MCP uses (the SDK's
+ * `JSONRPCMessageSchema`). Returns the message, or the -32600 Invalid Request response to
+ * answer with (JSON-RPC 2.0 section 5.1: valid JSON that is not a valid Request object),
+ * carrying the request's `id` whenever it can be read (a string or an integer), else `null`.
+ * An array (a batch) is refused as a whole: see {@link BATCH_REFUSAL}.
+ */
+export function checkJsonRpcMessage(value: unknown): { message: JSONRPCMessage } | { refusal: RefusalResponse } {
+  if (Array.isArray(value)) return { refusal: refusal(null, BATCH_REFUSAL) };
+  try {
+    return { message: parseJSONRPCMessage(value) };
+  } catch {
+    const id = isPlainObject(value) && isValidRequestId(value.id) ? value.id : null;
+    return { refusal: refusal(id, `Invalid Request: not a JSON-RPC 2.0 message: ${problemOf(value)}.`) };
+  }
+}
+
+function refusal(id: string | number | null, message: string): RefusalResponse {
+  return { jsonrpc: '2.0', id: wellFormed(id), error: { code: ProtocolErrorCode.InvalidRequest, message } };
+}
+
+/** The -32700 Parse error response for text that is not JSON (JSON-RPC 2.0 section 5.1; the id cannot be known). */
+export function parseErrorResponse(): RefusalResponse {
+  return {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: ProtocolErrorCode.ParseError, message: 'Parse error: invalid JSON' },
+  };
+}
+
+/**
+ * The -32602 Invalid params response for an `initialize` request whose params do not match
+ * the 2025-11-25 schema (say, no `capabilities`), naming the fields; undefined when it is valid.
+ * Lets an HTTP endpoint answer such a request as what it is, instead of as a request without
+ * a session.
+ */
+export function invalidInitializeResponse(message: { id?: unknown }): RefusalResponse | undefined {
+  const checked = specTypeSchemas.InitializeRequest['~standard'].validate(message);
+  if (checked instanceof Promise || !checked.issues) return undefined;
+  const issues = checked.issues.map((issue) => ({
+    message: issue.message,
+    path: (issue.path ?? []).map((key) => (typeof key === 'object' ? key.key : key)) as Array<string | number>,
+  }));
+  const id = isValidRequestId(message.id) ? wellFormed(message.id) : null;
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ProtocolErrorCode.InvalidParams, message: invalidParamsMessage('initialize', issues) },
+  };
+}

@@ -1,0 +1,193 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../json-rpc-shape.js';
+import { oversizeReplacement } from './outgoing-limit.js';
+
+/** Limits (in bytes) and owner hook of one {@link StdioTransport}. */
+export interface StdioTransportOptions {
+  /** Largest line written; larger messages are replaced (see `oversizeReplacement`). */
+  maxMessageBytes: number;
+  /** Largest line read; beyond it the connection closes (the SDK's 10 MiB by default). */
+  maxInboundBytes?: number;
+  /** Told once, after the SDK's `onclose`, when the transport closes (stdin ended, output failed, or `close()`). */
+  onClosed?: () => void;
+}
+
+/**
+ * MCP's stdio transport (newline-delimited JSON-RPC on stdin/stdout), the SDK's framing with
+ * the answers the SDK leaves out:
+ * - a line that is not JSON is answered -32700 Parse error (`id: null`); blank lines are skipped;
+ * - JSON that is not a JSON-RPC message (a bad id, `_meta: null`, an object progress token)
+ *   is answered -32600 Invalid Request with the request's id when it can be read; a batch
+ *   is refused as a whole (see `json-rpc-shape.ts`);
+ * - a message whose line would exceed `maxMessageBytes` is replaced by a short error naming
+ *   its size (see `outgoing-limit.ts`), so the client never sees a line it would drop the
+ *   connection for;
+ * - a line over `maxInboundBytes` closes the connection, as the SDK does.
+ * Only JSON-RPC is written to `stdout`.
+ */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  readonly #stdin: Readable;
+  readonly #stdout: Writable;
+  readonly #limits: Required<Omit<StdioTransportOptions, 'onClosed'>>;
+  readonly #onClosed: (() => void) | undefined;
+  /** Method of every request read and not yet answered, to word an oversize reply. */
+  readonly #pending = new Map<RequestId, string>();
+  #buffer: Buffer | undefined;
+  #started = false;
+  #closed = false;
+
+  constructor(stdin: Readable, stdout: Writable, options: StdioTransportOptions) {
+    this.#stdin = stdin;
+    this.#stdout = stdout;
+    this.#limits = {
+      maxMessageBytes: options.maxMessageBytes,
+      maxInboundBytes: options.maxInboundBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    };
+    this.#onClosed = options.onClosed;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('StdioTransport already started');
+    this.#started = true;
+    if (this.#stdin.readableEnded || this.#stdin.destroyed) setImmediate(this.#onStdinClose);
+    this.#stdin.on('data', this.#onData);
+    this.#stdin.on('error', this.#onStdinError);
+    this.#stdin.on('end', this.#onStdinClose);
+    this.#stdin.on('close', this.#onStdinClose);
+    this.#stdout.on('error', this.#onStdoutError);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#stdin.off('data', this.#onData);
+    this.#stdin.off('error', this.#onStdinError);
+    this.#stdin.off('end', this.#onStdinClose);
+    this.#stdin.off('close', this.#onStdinClose);
+    // stdout keeps an error listener: a late EPIPE after close must not crash the process.
+    this.#stdout.off('error', this.#onStdoutError);
+    this.#stdout.on('error', () => {});
+    if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
+    this.#buffer = undefined;
+    this.#pending.clear();
+    try {
+      this.onclose?.();
+    } finally {
+      this.#onClosed?.();
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('StdioTransport is closed'));
+    let method: string | undefined;
+    if ('id' in message && !('method' in message) && message.id !== undefined) {
+      method = this.#pending.get(message.id);
+      this.#pending.delete(message.id);
+    }
+    let line = serializeMessage(message);
+    const limit = this.#limits.maxMessageBytes;
+    // A UTF-16 code unit is at most 3 UTF-8 bytes: most lines need no byte count.
+    if (line.length * 3 > limit) {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > limit) {
+        const replacement = oversizeReplacement(message, method, bytes, limit);
+        if (!replacement) {
+          return Promise.reject(new Error(`Message of ${bytes} bytes exceeds the stdio limit of ${limit} bytes`));
+        }
+        line = serializeMessage(replacement);
+      }
+    }
+    return this.#write(line);
+  }
+
+  #write(line: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error) => {
+        this.#stdout.off('drain', onDrain);
+        reject(error);
+      };
+      const onDrain = () => {
+        this.#stdout.off('error', onError);
+        resolve();
+      };
+      this.#stdout.once('error', onError);
+      if (this.#stdout.write(line)) {
+        this.#stdout.off('error', onError);
+        resolve();
+      } else this.#stdout.once('drain', onDrain);
+    });
+  }
+
+  #refuse(reply: RefusalResponse): void {
+    this.#write(serializeMessage(reply as JSONRPCMessage)).catch((error: unknown) => this.onerror?.(error as Error));
+  }
+
+  readonly #onData = (chunk: Buffer): void => {
+    const size = (this.#buffer?.length ?? 0) + chunk.length;
+    if (size > this.#limits.maxInboundBytes) {
+      this.#buffer = undefined;
+      this.onerror?.(new Error(`A stdio line exceeded the maximum of ${this.#limits.maxInboundBytes} bytes`));
+      void this.close();
+      return;
+    }
+    this.#buffer = this.#buffer ? Buffer.concat([this.#buffer, chunk], size) : chunk;
+    let newline: number;
+    while (!this.#closed && this.#buffer && (newline = this.#buffer.indexOf(10)) >= 0) {
+      const line = this.#buffer.toString('utf8', 0, newline).replace(/\r$/, '');
+      this.#buffer = newline + 1 < this.#buffer.length ? this.#buffer.subarray(newline + 1) : undefined;
+      this.#receive(line);
+    }
+  };
+
+  #receive(line: string): void {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.#refuse(parseErrorResponse());
+      return;
+    }
+    const checked = checkJsonRpcMessage(value);
+    if ('refusal' in checked) {
+      this.#refuse(checked.refusal);
+      return;
+    }
+    const { message } = checked;
+    if ('method' in message) {
+      if ('id' in message) this.#pending.set(message.id, message.method);
+      else if (message.method === 'notifications/cancelled') {
+        const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (cancelled !== undefined) this.#pending.delete(cancelled); // a cancelled request gets no answer
+      }
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  readonly #onStdinError = (error: Error): void => this.onerror?.(error);
+
+  readonly #onStdoutError = (error: Error): void => {
+    if (this.#closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  readonly #onStdinClose = (): void => {
+    void this.close();
+  };
+}

@@ -1,0 +1,59 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type JSONRPCRequest,
+  type Result,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { invalidParamsError } from './invalid-params.js';
+import { wellFormed } from './well-formed.js';
+
+type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/**
+ * The SDK server every view is built on, with the protocol rules the SDK leaves open, kept
+ * the same on every transport and era because they live in the view:
+ *
+ * - a second `initialize` on one connection is refused (JSON-RPC -32600 Invalid Request) and
+ *   the first client identity and capabilities stay (MCP "Lifecycle": initialization is the
+ *   first interaction, once per connection; Streamable HTTP already refuses it per session);
+ * - a request whose params do not match the method's schema is answered -32602 Invalid params
+ *   with a short message naming the fields (see `invalid-params.ts`), not -32603 with a schema
+ *   dump;
+ * - every message the view sends is well-formed Unicode (lone surrogates -> U+FFFD, see
+ *   `well-formed.ts`), whatever app code put into it.
+ *
+ * Uses only the SDK's protected `_wrapHandler` hook (declared in its typings) and the
+ * transport's public `send`.
+ */
+export class ViewServer extends Server {
+  #initialized = false;
+
+  protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, ctx) => {
+      if (method === 'initialize' && this.#initialized) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'Invalid Request: this connection is already initialized; initialize may be sent only once (MCP lifecycle). Open a new connection to start over.',
+        );
+      }
+      try {
+        const result = await wrapped(request, ctx);
+        if (method === 'initialize') this.#initialized = true;
+        return result;
+      } catch (error) {
+        throw invalidParamsError(method, error) ?? error;
+      }
+    };
+  }
+
+  /** Connects as the SDK does, with every outgoing message made well-formed Unicode first. */
+  override async connect(transport: Transport): Promise<void> {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(wellFormed(message), options);
+    await super.connect(transport);
+  }
+}
