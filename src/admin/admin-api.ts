@@ -78,7 +78,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
   api.get('/tools', (_req, res) => {
     res.json({
       tools: server.getToolStates().map((state) => toolJson(state, monitor)),
-      disabled: server.getDisabledTools(),
+      disabled: server.tools.disabledNames(),
     });
   });
 
@@ -100,7 +100,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
   });
 
   api.get('/disabled', (_req, res) => {
-    res.json({ disabled: server.getDisabledTools() });
+    res.json({ disabled: server.tools.disabledNames() });
   });
 
   api.put('/disabled', async (req, res) => {
@@ -108,7 +108,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
     if (!body) return;
     server.setDisabledTools(body.disabled);
     await server.flushToolState(); // answer once the change is stored
-    res.json({ disabled: server.getDisabledTools() });
+    res.json({ disabled: server.tools.disabledNames() });
   });
 
   api.get('/sessions', (_req, res) => {

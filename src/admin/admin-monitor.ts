@@ -1,3 +1,4 @@
+import { DocumentReadError } from '../errors.js';
 import type { ServerEventMap } from '../mcp/server/server-events.js';
 import type { AdminServer } from './admin-options.js';
 import { AdminFeed } from './admin-feed.js';
@@ -58,7 +59,8 @@ export class AdminMonitor {
     on('sessionCreated', (info) => this.feed.send('sessionCreated', info));
     on('sessionClosed', (info) => this.feed.send('sessionClosed', info));
     on('toolStateSaveFailed', ({ error }) => this.feed.send('toolStateSaveFailed', { message: error.message }));
-    on('documentReadFailed', ({ uri, error }) => {
+    on('resourceRead', ({ uri, ok, error }) => {
+      if (ok || !(error instanceof DocumentReadError)) return;
       const record = { uri, code: error.code, message: error.message, at: Date.now() };
       this.converterErrors.push(record);
       if (this.converterErrors.length > MAX_CONVERTER_ERRORS) this.converterErrors.shift();

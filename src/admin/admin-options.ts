@@ -10,7 +10,7 @@ import type { HttpSessionInfo } from '../mcp/transports/http/session-map.js';
 export type AdminServer = Pick<
   BaseMcpServer,
   | 'getToolStates'
-  | 'getDisabledTools'
+  | 'tools'
   | 'enableTool'
   | 'disableTool'
   | 'setDisabledTools'

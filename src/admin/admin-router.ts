@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type Request, type Response } from 'express';
 import { adminApi } from './admin-api.js';
@@ -6,8 +8,19 @@ import { authGuard, networkGuard } from './admin-guards.js';
 import { AdminMonitor } from './admin-monitor.js';
 import { resolveAdminOptions, type AdminRouterOptions, type AdminServer } from './admin-options.js';
 
-/** The settings page's files (`assets/admin/` of the package: the same place from `src/` and `dist/`). */
-const ASSETS = fileURLToPath(new URL('../../assets/admin/', import.meta.url));
+/**
+ * The settings page's files: `assets/admin/` at the package root. This module runs from `src/admin/`
+ * (tests), from `dist/` or from a bundle chunk in `dist/chunks/`, so look upwards for it.
+ */
+function assetsDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 5; up += 1) {
+    const candidate = path.join(dir, 'assets', 'admin');
+    if (existsSync(path.join(candidate, 'index.html'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('mcp-toolkit: the settings page files (assets/admin/) are missing from the installed package.');
+}
 const FILES: Record<string, string> = {
   'settings.js': 'application/javascript; charset=utf-8',
   'settings.css': 'text/css; charset=utf-8',
@@ -23,11 +36,11 @@ const PAGE_HEADERS = {
   'Cache-Control': 'no-cache',
 };
 
-function sendPage(req: Request, res: Response): void {
+function sendPage(assets: string, req: Request, res: Response): void {
   // The page's relative URLs (assets/, api/) need the trailing slash: /admin -> /admin/ (the #token survives).
   const [path, query] = req.originalUrl.split('?', 2) as [string, string | undefined];
   if (!path.endsWith('/')) return res.redirect(308, `${path}/${query === undefined ? '' : `?${query}`}`);
-  res.set({ ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }).sendFile('index.html', { root: ASSETS });
+  res.set({ ...PAGE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' }).sendFile('index.html', { root: assets });
 }
 
 /**
@@ -48,14 +61,15 @@ function sendPage(req: Request, res: Response): void {
  */
 export function adminRouter(server: AdminServer, options: AdminRouterOptions): Router {
   const resolved = resolveAdminOptions(options);
+  const assets = assetsDir();
   const monitor = new AdminMonitor(server, resolved);
   const router = Router();
   router.use(networkGuard(resolved));
-  router.get(['/', '/index.html'], sendPage);
+  router.get(['/', '/index.html'], (req, res) => sendPage(assets, req, res));
   router.get('/assets/:file', (req, res) => {
     const type = FILES[req.params.file];
     if (!type) return sendAdminError(res, 404, 'NOT_FOUND', `No asset ${req.params.file}.`);
-    res.set({ ...PAGE_HEADERS, 'Content-Type': type }).sendFile(req.params.file, { root: ASSETS });
+    res.set({ ...PAGE_HEADERS, 'Content-Type': type }).sendFile(req.params.file, { root: assets });
   });
   router.use('/api', authGuard(resolved), adminApi(server, monitor));
   return router;

@@ -192,6 +192,7 @@ export abstract class BaseMcpServer {
       },
     };
     fanOutModelChanges(this.#model, this.views, this.events);
+    this.registry.onChange((change) => change.toggled.length > 0 && this.#toolState.changed());
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
     // A toggle made any way (server methods, tool handles, a pushed remote change) is saved.
     this.registry.onChange((change) => {
@@ -261,16 +262,6 @@ export abstract class BaseMcpServer {
   enableTool(name: string): void {
     this.registry.enable(name);
     this.#toolState.changed();
-  }
-
-  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
-  flushToolState(): Promise<void> {
-    return this.#toolState.flush();
-  }
-
-  /** The whole disabled set, sorted, names not registered yet included (what `toolState` stores). */
-  getDisabledTools(): string[] {
-    return this.registry.disabledNames();
   }
 
   /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
@@ -457,6 +448,11 @@ export abstract class BaseMcpServer {
     if (this.#state !== 'new') {
       throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
     }
+  }
+
+  /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
+  flushToolState(): Promise<void> {
+    return this.#toolState.flush();
   }
 
   /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */

@@ -106,7 +106,7 @@ describe('admin API: tools', () => {
     const off = await call(admin, 'tools/echo', { method: 'PATCH', body: { enabled: false } });
     expect(off.status).toBe(200);
     expect(off.body.tool).toMatchObject({ name: 'echo', enabled: false });
-    expect(server.getDisabledTools()).toEqual(['echo']);
+    expect(server.tools.disabledNames()).toEqual(['echo']);
     const on = await call(admin, 'tools/echo', { method: 'PATCH', body: { enabled: true } });
     expect(on.body.tool.enabled).toBe(true);
 
@@ -131,7 +131,7 @@ describe('admin API: tools', () => {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     });
     expect(form.status).toBe(415);
-    expect(server.getDisabledTools()).toEqual([]);
+    expect(server.tools.disabledNames()).toEqual([]);
   });
 
   it('replaces the disabled set (unregistered names kept) and validates it', async () => {
@@ -231,7 +231,7 @@ describe('admin API: security', () => {
     });
     expect(cookie.status).toBe(401);
     expect((await call(admin, 'events', { headers: { Authorization: '' } })).status).toBe(401);
-    expect(server.getDisabledTools()).toEqual([]);
+    expect(server.tools.disabledNames()).toEqual([]);
   });
 
   it('foreign Origin 403 and foreign Host 403, page included', async () => {

@@ -84,6 +84,9 @@ describe('serve --admin (real CLI)', () => {
     const first = await serve([]);
     expect(first.stderr()).toMatch(/tool state file: .*config\/mcp-toolkit\/tool-state\/docs-[0-9a-f]{12}\.json/);
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // generated: 32 random bytes
+    const page = await fetch(first.api.replace(/api\/$/, '')); // the bundled CLI finds the page's files
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('MCP server settings');
     expect((await toggle(first, 'read_document', false)).status).toBe(200);
     expect((await toggle(first, 'search_documents', false)).status).toBe(200);
     first.child.kill('SIGKILL');

@@ -90,7 +90,7 @@ describe('settings page (chromium)', () => {
     // (b) the connected SDK client was told and no longer lists the tool
     await client.toolsChanged.waitFor(1);
     expect(await client.toolNames()).not.toContain('echo');
-    expect(server.getDisabledTools()).toEqual(['echo']);
+    expect(server.tools.disabledNames()).toEqual(['echo']);
     // (c) the other page updated live (SSE)
     await expect.poll(() => second.getByRole('switch', { name: 'echo', exact: true }).isChecked()).toBe(false);
     await second.screenshot({ path: path.join(SHOTS, 'second-page-after-toggle.png'), fullPage: true });
@@ -102,7 +102,7 @@ describe('settings page (chromium)', () => {
     await second.getByRole('switch', { name: 'whoami', exact: true }).focus();
     await second.keyboard.press('Space');
     await expect.poll(() => first.getByRole('switch', { name: 'whoami', exact: true }).isChecked()).toBe(false);
-    expect(server.getDisabledTools()).toEqual(['whoami']);
+    expect(server.tools.disabledNames()).toEqual(['whoami']);
     server.setDisabledTools([]);
     await first.close();
     await second.close();

@@ -31,7 +31,7 @@ describe('admin API on a cluster replica', () => {
 
     const put = await call(a.admin, 'disabled', { method: 'PUT', body: { disabled: ['echo'] } });
     expect(put.status).toBe(200);
-    await within(() => b.server.getDisabledTools().includes('echo'), 'rb to apply the toggle', 5_000);
+    await within(() => b.server.tools.disabledNames().includes('echo'), 'rb to apply the toggle', 5_000);
 
     const onB = await openSession(b.mcp);
     await within(

@@ -10,7 +10,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/tools.md', 7],
   ['docs/registry.md', 4],
   ['docs/migrating-from-llm-chat-mcp.md', 6],
-  ['docs/settings.md', 1],
+  ['docs/settings.md', 4],
   ['docs/tasks.md', 1],
 ];
 const root = new URL('../../', import.meta.url);

@@ -97,7 +97,7 @@ describe('BaseMcpServer toolState option', () => {
       if (index % 10 === 0) server.enableTool('beta');
     }
     await server.stop(); // stop() waits for pending saves
-    const expected = server.getDisabledTools();
+    const expected = server.tools.disabledNames();
     expect(JSON.parse(await readFile(file, 'utf8')).disabled).toEqual(expected);
     expect((await new FileToolStateStore(file).load())?.disabled).toEqual(expected);
   });
@@ -114,7 +114,7 @@ describe('BaseMcpServer toolState option', () => {
     await server.start();
     expect(warnings.join('\n')).toContain(file);
     expect(warnings.join('\n')).toMatch(/configured disabled tools: \[beta\]/);
-    expect(server.getDisabledTools()).toEqual(['beta']);
+    expect(server.tools.disabledNames()).toEqual(['beta']);
     expect(await readFile(file, 'utf8')).toContain('"ver'); // not overwritten until a change
     server.disableTool('alpha');
     await server.flushToolState();
@@ -184,9 +184,9 @@ describe('BaseMcpServer toolState option', () => {
     server.disableTool('alpha'); // local save in flight (version 3)
     store.version = 10;
     store.push(['beta']); // version 11, newer than the local save: wins afterwards
-    expect(server.getDisabledTools()).toEqual(['alpha']);
+    expect(server.tools.disabledNames()).toEqual(['alpha']);
     await server.flushToolState();
-    expect(server.getDisabledTools()).toEqual(['beta']);
+    expect(server.tools.disabledNames()).toEqual(['beta']);
     await server.stop();
   });
 });

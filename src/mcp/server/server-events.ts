@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
-import type { DocumentReadError, ToolStateError } from '../../errors.js';
+import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
 import type { TaskStatus } from '../../tasks/task-store.js';
 
@@ -31,8 +31,6 @@ export interface ServerEventMap {
   toolStateSaveFailed: [{ error: ToolStateError }];
   /** A document was registered (each file of a folder registration, too). */
   documentRegistered: [{ document: DocumentResource }];
-  /** A `resources/read` of a document failed in its converter or on a size limit (`error.code`). */
-  documentReadFailed: [{ uri: string; error: DocumentReadError }];
   /** A client connection / legacy HTTP session began. */
   sessionCreated: [SessionInfo];
   /** A client connection / legacy HTTP session ended. */

@@ -5,7 +5,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
-import { DocumentReadError, InvalidPathError, ResourceNotFoundError } from '../../errors.js';
+import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
 import type { RequestContext } from '../../request-context.js';
 import { toResourceContents, type ResourceContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
@@ -22,7 +22,7 @@ export interface ResourceSources {
   onError(error: unknown): void;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
-  /** Gets `documentReadFailed` when a converter or a size limit refuses a read, and `resourceRead` for every read. */
+  /** Where `resources/read` reports its `resourceRead` event. */
   readonly events?: ServerEvents;
 }
 
@@ -134,7 +134,6 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
       return { contents };
     } catch (error) {
       report(false, error);
-      if (error instanceof DocumentReadError) sources.events?.safeEmit('documentReadFailed', { uri, error });
       // A file that now resolves outside its folder is reported as missing: where it points stays private.
       if (error instanceof InvalidPathError && error.code === 'PATH_OUTSIDE_ROOT') {
         throw new SdkResourceNotFoundError(uri, `Resource not found: ${uri}`);
