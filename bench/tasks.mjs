@@ -152,7 +152,9 @@ const fmt = (value, digits = 3) => value.toFixed(digits);
 const o = await overhead();
 const m = await retainedMemory();
 const perCall = (total) => total / N;
-console.log(`# MCP tasks benchmark (node ${process.version}, ${N} concurrent calls, ${ROUNDS} interleaved rounds, medians)`);
+console.log(
+  `# MCP tasks benchmark (node ${process.version}, ${N} concurrent calls, ${ROUNDS} interleaved rounds, medians)`,
+);
 console.log('');
 console.log('| measure | direct call | as a task (create + tasks/result) | ratio | target |');
 console.log('| --- | --- | --- | --- | --- |');
@@ -165,5 +167,7 @@ console.log(
   `| CPU ms per call (client + server) | ${fmt(perCall(o.direct.cpu))} | ${fmt(perCall(o.task.cpu))} | ${fmt(cpuRatio, 2)}x | <= 1.5x ${cpuRatio <= 1.5 ? 'met' : '**missed**'} |`,
 );
 console.log('');
-console.log(`Memory per finished task retained in MemoryTaskStore: ${fmt(m.perTaskKB, 2)} KB (${m.tasks} tasks, small text result, post-GC heap).`);
+console.log(
+  `Memory per finished task retained in MemoryTaskStore: ${fmt(m.perTaskKB, 2)} KB (${m.tasks} tasks, small text result, post-GC heap).`,
+);
 if (typeof globalThis.gc !== 'function') console.log('(run with --expose-gc for exact memory figures)');
