@@ -225,24 +225,27 @@ export class TaskManager {
   }
 
   /**
-   * Resolves on the next change of the task (or new input request), or after `maxWaitMs`
-   * (ms), or when `signal` aborts; used by `tasks/result`, which blocks until the end.
+   * Watches the task for its next change (or new input request): `changed` resolves then, or
+   * after `maxWaitMs` (ms), or when `signal` aborts, or on `stop()`. Start watching *before*
+   * reading the task, so a change between the read and the wait is not missed. Used by
+   * `tasks/result`, which blocks until the task ends.
    */
-  waitForChange(taskId: string, maxWaitMs: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      let waiters = this.#waiters.get(taskId);
-      if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', done);
-        waiters.delete(done);
-        if (waiters.size === 0) this.#waiters.delete(taskId);
-        resolve();
-      };
-      const timer = setTimeout(done, maxWaitMs);
-      signal?.addEventListener('abort', done, { once: true });
-      waiters.add(done);
-    });
+  watch(taskId: string, maxWaitMs: number, signal?: AbortSignal): { changed: Promise<void>; stop(): void } {
+    let waiters = this.#waiters.get(taskId);
+    if (!waiters) this.#waiters.set(taskId, (waiters = new Set()));
+    let resolve!: () => void;
+    const changed = new Promise<void>((done) => (resolve = done));
+    const stop = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+      waiters.delete(stop);
+      if (waiters.size === 0) this.#waiters.delete(taskId);
+      resolve();
+    };
+    const timer = setTimeout(stop, maxWaitMs);
+    signal?.addEventListener('abort', stop, { once: true });
+    waiters.add(stop);
+    return { changed, stop };
   }
 
   /** Number of tasks running in this process. */

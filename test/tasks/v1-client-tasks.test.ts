@@ -103,7 +103,7 @@ describe('v1 client over HTTP (legacy sessions, bearer auth)', () => {
     closers.push(() => server.stop());
     server.registerTool(slowTool());
     const first = await connect('alice');
-    const task = await createTask(first.client, 'slow', { ms: 1500 });
+    const task = await createTask(first.client, 'slow', { ms: 4000 });
     await first.transport.terminateSession();
     await first.client.close();
 
@@ -115,6 +115,6 @@ describe('v1 client over HTTP (legacy sessions, bearer auth)', () => {
     const second = await connect('alice');
     expect((await second.client.experimental.tasks.getTask(task.taskId)).status).toBe('working');
     const result = await second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    expect(result.content).toEqual([{ type: 'text', text: 'slept 1500' }]);
+    expect(result.content).toEqual([{ type: 'text', text: 'slept 4000' }]);
   }, 20_000);
 });

@@ -199,11 +199,12 @@ class TaskCall {
     };
     const started = performance.now();
     deps.events.safeEmit('toolCallStarted', base);
-    const finish = (isError: boolean, error?: unknown) =>
+    const finish = (isError: boolean, error?: unknown, result?: CallToolResult) =>
       deps.events.safeEmit('toolCallFinished', {
         ...base,
         durationMs: performance.now() - started,
         isError,
+        ...(result !== undefined && { result }),
         ...(error !== undefined && { error }),
       });
     const timer =
@@ -229,16 +230,20 @@ class TaskCall {
       ]);
       let result = await checkOutput(tool, toCallToolResult(returned));
       result = deps.server.projectCallToolResult(result, tool.compiled().output?.json);
-      finish(result.isError === true);
+      finish(result.isError === true, undefined, result);
       return { status: 'completed', result: result as Record<string, unknown> };
     } catch (error) {
       if (!this.#task && (error instanceof InputNeeded || (this.modern && error instanceof InputUnavailableError))) {
         finish(false);
         throw error;
       }
-      finish(true, error);
-      if (error instanceof ProtocolError) return { status: 'failed', error: protocolErrorObject(error) };
-      return { status: 'completed', result: errorToCallToolResult(tool.name, error) as Record<string, unknown> };
+      if (error instanceof ProtocolError) {
+        finish(true, error);
+        return { status: 'failed', error: protocolErrorObject(error) };
+      }
+      const result = errorToCallToolResult(tool.name, error);
+      finish(true, error, result);
+      return { status: 'completed', result: result as Record<string, unknown> };
     } finally {
       clearTimeout(timer);
     }

@@ -120,10 +120,15 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
   legacyHandler('tasks/result', async (request, ctx) => {
     const taskId = request.params.taskId as string;
     for (;;) {
-      const task = await found(manager.get(taskId, owner(ctx)));
-      if (isTerminalTaskStatus(task.status)) return legacyOutcome(task);
-      for (const pending of manager.unsentInput(taskId)) void sendInput(ctx, taskId, pending);
-      await manager.waitForChange(taskId, manager.policy.pollIntervalMs, ctx.mcpReq.signal);
+      const watch = manager.watch(taskId, manager.policy.pollIntervalMs, ctx.mcpReq.signal);
+      try {
+        const task = await found(manager.get(taskId, owner(ctx)));
+        if (isTerminalTaskStatus(task.status)) return legacyOutcome(task);
+        for (const pending of manager.unsentInput(taskId)) void sendInput(ctx, taskId, pending);
+        await watch.changed;
+      } finally {
+        watch.stop();
+      }
       if (ctx.mcpReq.signal.aborted) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Request cancelled.');
     }
   });
