@@ -1,7 +1,7 @@
 /**
  * Word (.docx) -> Markdown via mammoth (DOCX -> semantic HTML) and turndown (HTML -> Markdown).
  */
-import type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+import type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 
 /** MIME type of a Word 2007+ document. */
@@ -19,6 +19,8 @@ export class DocxConverter implements Converter {
   readonly mimeTypes: readonly string[] = [DOCX_MIME_TYPE];
   readonly extensions: readonly string[] = ['docx'];
   readonly outputMimeType = 'text/markdown';
+  /** mammoth unzips and parses XML from the file: run in the worker pool. */
+  readonly worker: ConverterWorkerSpec = { module: import.meta.url, exportName: 'DocxConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use, like pdf.js: most servers never read a DOCX.
