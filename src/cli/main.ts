@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -31,7 +32,7 @@ function parsePort(value: string): number {
   return port;
 }
 
-program
+const serve = program
   .command('serve')
   .description('Expose every document in FOLDER as an MCP resource, plus list_documents / read_document tools.')
   .argument('[folder]', 'folder to serve (default: the package docs/ folder)')
@@ -45,22 +46,23 @@ program
   )
   .option('--ext <list>', 'comma-separated extensions to include, e.g. md,txt,pdf')
   .option('--no-watch', 'do not watch the folder (by default added, removed and edited files reach clients live)')
-  .option('-q, --quiet', 'do not print the startup banner')
-  .action(async (folder: string | undefined, opts: ServeFlags) => {
-    if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
-    const target = path.resolve(folder ?? defaultFolder());
-    const extensions = opts.ext
-      ?.split(',')
-      .map((ext) => ext.trim())
-      .filter(Boolean);
-    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false };
-    const server = opts.stdio
-      ? await serveStdioFolder(common, pkg.version)
-      : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);
-    const shutdown = () => void server.stop().then(() => process.exit(0));
-    process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
-    if ('waitUntilClosed' in server) await server.waitUntilClosed();
-  });
+  .option('-q, --quiet', 'do not print the startup banner');
+addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: ServeFlags) => {
+  if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
+  const target = path.resolve(folder ?? defaultFolder());
+  const extensions = opts.ext
+    ?.split(',')
+    .map((ext) => ext.trim())
+    .filter(Boolean);
+  const limits = documentLimits(opts as Record<string, unknown>);
+  const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false, limits };
+  const server = opts.stdio
+    ? await serveStdioFolder(common, pkg.version)
+    : await serveHttpFolder({ ...common, host: opts.host, port: parsePort(opts.port ?? '3000') }, pkg.version);
+  const shutdown = () => void server.stop().then(() => process.exit(0));
+  process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
+  if ('waitUntilClosed' in server) await server.waitUntilClosed();
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof ToolkitError ? `${error.message} (${error.code})` : String(error);

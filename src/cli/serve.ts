@@ -7,6 +7,7 @@ import type { ServerInfo } from '../mcp/server/server-info.js';
 import { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
+import type { DocumentLimits } from './document-limits.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -15,6 +16,8 @@ export interface ServeOptions {
   quiet?: boolean;
   /** Watch the folder so changes on disk reach clients (`list_changed`, `resources/updated`). Default true. */
   watch?: boolean;
+  /** Conversion, read and watch limits of the document store (defaults: see `DocumentStoreOptions`). */
+  limits?: DocumentLimits;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -26,7 +29,7 @@ export interface ServeHttpOptions extends ServeOptions {
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
-  return new DocumentStore({ watch: options.watch !== false });
+  return new DocumentStore({ ...options.limits, watch: options.watch !== false });
 }
 
 /** The CLI's default folder: the package's own `docs/`. */
