@@ -68,7 +68,7 @@ export interface DocumentStoreOptions {
   conversionHeapMb?: number;
   /** Most characters a conversion may produce (default 10,000,000): `output`. */
   maxOutputChars?: number;
-  /** Conversion worker threads (default 2, 1 on a single-core machine). */
+  /** Conversion worker threads (default 2, 1 on a machine with 1 or 2 cores). */
   conversionThreads?: number;
 }
 

@@ -19,7 +19,7 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 10_000_000;
 
 /** Limits and size of a {@link ConversionPool}. */
 export interface ConversionPoolOptions {
-  /** Worker threads at most (default: 2, or 1 on a single-core machine). Further conversions wait their turn. */
+  /** Worker threads at most (default: 2, or 1 on a machine with 1 or 2 cores). Further conversions wait their turn. */
   threads?: number;
   /** Wall time of one conversion in ms, counted from when a worker takes it (default 30,000). */
   timeoutMs?: number;
@@ -70,7 +70,8 @@ export class ConversionPool {
   /** @throws RangeError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
     const cores = os.availableParallelism();
-    this.threads = Math.floor(positive(options.threads, cores > 1 ? 2 : 1, 'threads'));
+    // Leave a core to the event loop: 1 thread on 1-2 cores, 2 from 3 cores.
+    this.threads = Math.floor(positive(options.threads, cores > 2 ? 2 : 1, 'threads'));
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_CONVERSION_TIMEOUT_MS, 'timeoutMs');
     this.heapMb = positive(options.heapMb, DEFAULT_CONVERSION_HEAP_MB, 'heapMb');
     this.maxOutputChars = Math.floor(positive(options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS, 'maxOutputChars'));
@@ -140,13 +141,18 @@ export class ConversionPool {
   }
 
   #pool(): Piscina {
-    this.#piscina ??= new Piscina({
-      filename: workerEntry(),
-      minThreads: 0,
-      maxThreads: this.threads,
-      idleTimeout: this.idleTimeoutMs,
-      resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
-    });
+    if (this.#piscina === undefined) {
+      this.#piscina = new Piscina({
+        filename: workerEntry(),
+        minThreads: 0,
+        maxThreads: this.threads,
+        idleTimeout: this.idleTimeoutMs,
+        resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
+      });
+      // A worker that dies with no task (e.g. out of memory after its task was aborted) is reported as an
+      // 'error' event; unheard, it would crash the process. Its tasks, if any, are rejected on their own.
+      this.#piscina.on('error', () => undefined);
+    }
     return this.#piscina;
   }
 
