@@ -30,7 +30,7 @@ console.log = console.info = console.debug = console.error;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
 /**
- * Conversions are background work: on Linux this thread lowers its own scheduling priority (nice +10, the
+ * Conversions are background work: on Linux this thread lowers its own scheduling priority (nice +5, the
  * same idea as piscina's `niceIncrement`, without its native add-on), so that on a busy machine the
  * server's main thread is scheduled first. Linux applies nice per thread, and `/proc/thread-self` names
  * this thread's id. Elsewhere, or when refused, nothing changes.
@@ -38,7 +38,7 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 function lowerPriority(): void {
   try {
     const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 10));
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 5));
   } catch {
     // Not Linux, or not allowed: run at the normal priority.
   }
