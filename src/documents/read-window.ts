@@ -87,11 +87,12 @@ export function windowContents(
     const end = safeEnd(text, Math.min(wanted, start + maxReadChars));
     const range: ReadRangeMeta = { offset: start, length: end - start, totalChars: text.length };
     let piece = text.slice(start, end);
-    if (end < text.length) {
-      range.next = `${base}#char=${end},${Math.min(text.length, end + maxReadChars)}`;
+    if (end < text.length) range.next = `${base}#char=${end},${Math.min(text.length, end + maxReadChars)}`;
+    // The note goes only where the limit cut what was asked for; an explicit window is answered exactly.
+    if (end < wanted) {
       piece +=
         `\n\n[Showing characters ${number(start)}-${number(end)} of ${number(text.length)}` +
-        `${end < wanted ? ` (at most ${number(maxReadChars)} per read)` : ''}. Next part: ${range.next}]`;
+        ` (at most ${number(maxReadChars)} per read). Next part: ${range.next}]`;
     }
     return { ...item, uri: requestedUri, text: piece, _meta: { [RANGE_META_KEY]: range } };
   });
