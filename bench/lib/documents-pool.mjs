@@ -24,7 +24,8 @@ class InlinePdfConverter extends PdfConverter {
 
 /** A store whose PDFs convert inline (`before`) or in the pool (`after`); no content cache, so every read converts. */
 function store(mode) {
-  const documents = new DocumentStore({ cacheMaxBytes: 0 });
+  // No time limit in the way: on a loaded machine the 2,000-page conversion can pass the default 30 s.
+  const documents = new DocumentStore({ cacheMaxBytes: 0, conversionTimeoutMs: 600_000 });
   if (mode === 'before') documents.converters.register(new InlinePdfConverter());
   return documents;
 }

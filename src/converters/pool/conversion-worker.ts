@@ -3,8 +3,6 @@
  * task (once per worker), converts, and answers a plain object, so that the reason of a failure crosses
  * the thread boundary intact.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import type { ConvertedContent, Converter } from '../converter.js';
 import type { ConversionLimitError } from '../../errors.js';
 
@@ -28,22 +26,6 @@ export type ConversionReply =
 // eslint-disable-next-line no-console -- redirecting console output is the point here
 console.log = console.info = console.debug = console.error;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-
-/**
- * Conversions are background work: on Linux this thread lowers its own scheduling priority (nice +5, the
- * same idea as piscina's `niceIncrement`, without its native add-on), so that on a busy machine the
- * server's main thread is scheduled first. Linux applies nice per thread, and `/proc/thread-self` names
- * this thread's id. Elsewhere, or when refused, nothing changes.
- */
-function lowerPriority(): void {
-  try {
-    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, os.getPriority(tid) + 5));
-  } catch {
-    // Not Linux, or not allowed: run at the normal priority.
-  }
-}
-lowerPriority();
 
 const converters = new Map<string, Promise<Converter>>();
 
