@@ -12,6 +12,7 @@ import os from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { table } from './lib/stats.mjs';
+import * as w0 from './workloads/w0-cold-start.mjs';
 import * as w1 from './workloads/w1-http-calls.mjs';
 import * as w2 from './workloads/w2-stdio-calls.mjs';
 import * as w3 from './workloads/w3-session-cost.mjs';
@@ -28,7 +29,9 @@ const option = (name) => {
 const quick = flag('--quick');
 const only = option('--only')?.toUpperCase().split(',');
 /** Interleaved rounds per workload (the slow workloads get fewer), unless --rounds N is given. */
-const ROUNDS = quick ? { W1: 2, W2: 3, W3: 1, W4: 1, W5: 1, W6: 1 } : { W1: 3, W2: 4, W3: 2, W4: 2, W5: 3, W6: 2 };
+const ROUNDS = quick
+  ? { W0: 1, W1: 2, W2: 3, W3: 1, W4: 1, W5: 1, W6: 1 }
+  : { W0: 2, W1: 3, W2: 4, W3: 2, W4: 2, W5: 3, W6: 2 };
 const roundsFor = (id) => Number(option('--rounds') ?? ROUNDS[id]);
 const budgetMs = (quick ? 5 : 15) * 60_000;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,7 +54,7 @@ const version = (name) => {
   }
 };
 
-const workloads = { W1: w1, W2: w2, W3: w3, W4: w4, W5: w5, W6: w6 };
+const workloads = { W0: w0, W1: w1, W2: w2, W3: w3, W4: w4, W5: w5, W6: w6 };
 const results = [];
 for (const [id, workload] of Object.entries(workloads)) {
   if (only && !only.includes(id)) continue;

@@ -36,12 +36,20 @@ export {
   llmChatEntriesToResult,
   type LlmChatToolLike,
   type LlmChatToolEntry,
+  type LlmChatToolShape,
 } from './registry/llm-chat-adapter.js';
+export { toRegistrable, type RegistrableTool, type LlmChatToolPackageShape } from './registry/registrable.js';
 export type { ToolReturn } from './registry/tool-result.js';
 export type { ToolSchema, JsonSchemaObject } from './registry/schema.js';
 
 export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
-export type { SessionToolsFactory } from './mcp/server/session-tools.js';
+export type {
+  SessionToolsFactory,
+  SessionToolsContext,
+  SessionToolSet,
+  SessionToolSetFactory,
+} from './mcp/server/session-tools.js';
+export type { McpServerObserver, ToolCallInfo, ResourceReadInfo } from './mcp/server/observer.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export type { ChangeSink } from './mcp/server/live-views.js';
@@ -110,3 +118,4 @@ export type {
 } from './resources/resource-template.js';
 export type { ResourceReadReturn, ResourceContentsInput, ResourceContents } from './resources/resource-contents.js';
 export { ResourceRegistry, type ResourceRegistryChange } from './resources/resource-registry.js';
+export { contentDocumentUri, type ContentDocumentConfig } from './resources/content-document.js';

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
-import { HttpMcpServer } from '../mcp/http-server.js';
+import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
-import { StdioMcpServer } from '../mcp/stdio-server.js';
+import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
 import type { DocumentLimits } from './document-limits.js';
@@ -67,6 +67,8 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
  * @throws InvalidPathError when `folder` is not a directory.
  */
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
+  // Each transport is imported only when chosen: a stdio server never loads the HTTP stack.
+  const { StdioMcpServer } = await import('../mcp/stdio-server.js');
   const server = new StdioMcpServer(serverInfo(options, version), {
     documents: documentStore(options),
     ...(options.quiet && { logger: createDefaultLogger('warn') }),
@@ -85,6 +87,7 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * @throws Error with code `EADDRINUSE` when the port is taken.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
+  const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
     port: options.port,

@@ -2,7 +2,10 @@
  * HTML -> Markdown with turndown (ATX headings, fenced code, `-` bullets), plus GFM pipe tables and
  * images without embedded data. Shared by the HTML and DOCX converters.
  */
-import TurndownService from 'turndown';
+import type TurndownService from 'turndown';
+import { lazyRequire } from '../lazy-module.js';
+
+const loadTurndown = lazyRequire<typeof TurndownService>('turndown');
 
 /** The few DOM members the rules below read (turndown hands rules domino nodes). */
 interface DomElement {
@@ -66,7 +69,8 @@ let shared: TurndownService | undefined;
  */
 export function htmlToMarkdown(html: string): string {
   if (shared === undefined) {
-    shared = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+    const Turndown = loadTurndown();
+    shared = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
     shared.remove(['script', 'style', 'noscript', 'template']);
     addRules(shared);
   }

@@ -3,8 +3,10 @@
  * config files) and by content (`file-type` signatures plus a text/binary heuristic).
  */
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
-import mime from 'mime-types';
+import { lazyRequire } from '../lazy-module.js';
+
+// Loaded on first use: a server without documents never pays for the MIME database or the sniffer.
+const mimeDb = lazyRequire<typeof import('mime-types')>('mime-types');
 
 /** Extensions whose `mime-types` answer is wrong or missing for the files people keep in document folders. */
 const EXTENSION_OVERRIDES: Readonly<Record<string, string>> = {
@@ -162,7 +164,7 @@ export function mimeTypeFromExtension(extension: string): string | undefined {
   if (ext === '') return undefined;
   const override = EXTENSION_OVERRIDES[ext];
   if (override !== undefined) return override;
-  const found = mime.lookup(ext);
+  const found = mimeDb().lookup(ext);
   return found === false ? undefined : found;
 }
 
@@ -176,7 +178,7 @@ export function mimeTypeFromPath(filePath: string): string | undefined {
 /** Every extension with a known MIME type (the `mime-types` database plus the overrides above). */
 export function knownExtensions(): string[] {
   const all = new Set(Object.keys(EXTENSION_OVERRIDES));
-  for (const list of Object.values(mime.extensions)) for (const ext of list) all.add(ext);
+  for (const list of Object.values(mimeDb().extensions)) for (const ext of list) all.add(ext);
   return [...all];
 }
 
@@ -204,6 +206,7 @@ export function looksLikeText(bytes: Uint8Array): boolean {
 /** Content signature detection with `file-type` on the first 64 KiB; `undefined` when nothing matches. */
 export async function sniffMimeType(bytes: Uint8Array): Promise<string | undefined> {
   if (bytes.length === 0 || hasTextBom(bytes)) return undefined;
+  const { fileTypeFromBuffer } = await import('file-type');
   const result = await fileTypeFromBuffer(bytes.subarray(0, 65536));
   return result?.mime;
 }

@@ -13,7 +13,8 @@ export interface ReadDocumentArgs {
   length?: number;
 }
 
-const inputSchema = z.object({
+// Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
+const inputSchema = z.strictObject({
   uri: z.string().min(1).describe('Document URI or name, as listed by list_documents or search_documents'),
   page: z
     .number()

@@ -14,7 +14,8 @@ export interface SearchDocumentsArgs {
   limit?: number;
 }
 
-const inputSchema = z.object({
+// Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
+const inputSchema = z.strictObject({
   query: z
     .string()
     .min(1)

@@ -3,7 +3,7 @@
  * appear or disappear under a registered folder.
  */
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { isHiddenRelativePath } from './path-policy.js';
 
 /** What the watcher reports; the store decides what each means for its entries. */
@@ -20,7 +20,7 @@ export interface WatchCallbacks {
  * Debounce timers are unref'd; {@link close} stops everything.
  */
 export class DocumentWatcher {
-  readonly #watchers = new Map<string, { watcher: FSWatcher; ready: Promise<void> }>();
+  readonly #watchers = new Map<string, WatchEntry>();
   /** Pending report per key, and when its batch's first event came (for the maximum wait). */
   readonly #timers = new Map<string, { timer: NodeJS.Timeout; since: number }>();
 
@@ -45,10 +45,18 @@ export class DocumentWatcher {
   /** Watches a folder tree (no-op when already watched). */
   watchFolder(root: string): void {
     const ignored = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
-    this.#start(root, ignored, (event, changed) => {
-      if (event === 'change') this.#fileEvent(changed);
-      else this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
-    });
+    const rescan = () => this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
+    this.#start(
+      root,
+      ignored,
+      (event, changed) => {
+        if (event === 'change') this.#fileEvent(changed);
+        else rescan();
+      },
+      // Files added between the registration's scan and the end of chokidar's own initial scan are
+      // part of neither (chokidar does not report its initial files): one rescan once ready finds them.
+      rescan,
+    );
   }
 
   /** Resolves once every watcher has finished its initial scan (events before that may be missed). */
@@ -62,21 +70,34 @@ export class DocumentWatcher {
     this.#timers.clear();
     const watchers = [...this.#watchers.values()];
     this.#watchers.clear();
-    await Promise.all(watchers.map((entry) => entry.watcher.close()));
+    for (const entry of watchers) entry.closed = true;
+    await Promise.all(watchers.map((entry) => entry.ready.then(() => entry.watcher?.close())));
   }
 
   #start(
     target: string,
     ignored: ((candidate: string) => boolean) | undefined,
     onEvent: (event: string, changed: string) => void,
+    onReady?: () => void,
   ): void {
     if (this.#watchers.has(target)) return;
-    const watcher = watch(target, { ignoreInitial: true, followSymlinks: false, ...(ignored ? { ignored } : {}) });
-    const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-    watcher.on('all', (event, changed) => onEvent(event, changed));
-    // A watcher error (e.g. EMFILE, a removed root) must not crash the server: reads stay correct without it.
-    watcher.on('error', () => undefined);
-    this.#watchers.set(target, { watcher, ready });
+    const entry: WatchEntry = { closed: false, ready: Promise.resolve() };
+    // chokidar is loaded with the first watched path, not at import (ESM-only, hence import()).
+    entry.ready = import('chokidar').then(({ watch }) => {
+      if (entry.closed) return;
+      const watcher = watch(target, { ignoreInitial: true, followSymlinks: false, ...(ignored ? { ignored } : {}) });
+      entry.watcher = watcher;
+      watcher.on('all', (event, changed) => onEvent(event, changed));
+      // A watcher error (e.g. EMFILE, a removed root) must not crash the server: reads stay correct without it.
+      watcher.on('error', () => undefined);
+      return new Promise<void>((resolve) =>
+        watcher.once('ready', () => {
+          if (!entry.closed) onReady?.();
+          resolve();
+        }),
+      );
+    });
+    this.#watchers.set(target, entry);
   }
 
   #fileEvent(changed: string): void {
@@ -100,4 +121,11 @@ export class DocumentWatcher {
     timer.unref();
     this.#timers.set(key, { timer, since });
   }
+}
+
+/** One watched path; `watcher` exists once chokidar has loaded, unless `close()` came first. */
+interface WatchEntry {
+  closed: boolean;
+  watcher?: FSWatcher;
+  ready: Promise<void>;
 }

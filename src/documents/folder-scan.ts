@@ -4,8 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import fg from 'fast-glob';
-import picomatch from 'picomatch';
+import { lazyRequire } from '../lazy-module.js';
+
+// Loaded with the first registered folder.
+const fastGlob = lazyRequire<typeof import('fast-glob')>('fast-glob');
+const loadPicomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 import { ALWAYS_IGNORED_DIRECTORIES, hasAllowedExtension, isInside, realpathOrUndefined } from './path-policy.js';
 
 /** Options of {@link scanFolder}; extensions must already be normalized. */
@@ -49,7 +52,7 @@ function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: strin
  */
 export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
   const rootReal = fs.realpathSync(root);
-  const matcher = options.ignore.length > 0 ? picomatch([...options.ignore], { dot: true }) : undefined;
+  const matcher = options.ignore.length > 0 ? loadPicomatch()([...options.ignore], { dot: true }) : undefined;
   const visited = new Set([rootReal]);
   const found: ScannedFile[] = [];
   const accept = (name: string, size: number): void => {
@@ -58,7 +61,7 @@ export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
     }
   };
   const walk = (dir: string, prefix: string): void => {
-    const entries = fg.sync('**/*', {
+    const entries = fastGlob().sync('**/*', {
       cwd: dir,
       dot: false,
       onlyFiles: false,

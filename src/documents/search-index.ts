@@ -2,7 +2,11 @@
  * Full-text search over the converted text of a store's documents (MiniSearch, in process). The index is
  * built on the first search and kept current from the store's change events.
  */
-import MiniSearch from 'minisearch';
+import type MiniSearch from 'minisearch';
+import { lazyRequire } from '../lazy-module.js';
+
+// Loaded when the first index is built (the first search), not at import.
+const loadMiniSearch = lazyRequire<typeof MiniSearch>('minisearch');
 import { isTextMimeType } from '../converters/index.js';
 import type { DocumentStore } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
@@ -128,19 +132,7 @@ function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
 export class DocumentSearchIndex {
   readonly #store: DocumentStore;
   readonly #concurrency: number;
-  readonly #mini = new MiniSearch<Chunk>({
-    fields: ['name', 'text'],
-    storeFields: ['uri', 'page'],
-    searchOptions: {
-      boost: { name: 2 },
-      prefix: (term) => term.length >= 3 && term.length <= MAX_FUZZY_TERM,
-      // Typo tolerance is bounded: at most 2 edits, and none for very long terms, whose fuzzy
-      // matching would cost memory and time growing with the square of their length.
-      fuzzy: (term) =>
-        term.length >= 5 && term.length <= MAX_FUZZY_TERM ? Math.min(2, Math.round(term.length * 0.2)) : false,
-      combineWith: 'OR',
-    },
-  });
+  #miniSearch: MiniSearch<Chunk> | undefined;
   readonly #docs = new Map<string, IndexedDocument>();
   readonly #stale = new Set<string>();
   #listDirty = true;
@@ -150,6 +142,24 @@ export class DocumentSearchIndex {
   constructor(store: DocumentStore, options: DocumentSearchIndexOptions = {}) {
     this.#store = store;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+  }
+
+  /** The MiniSearch index, created (and the library loaded) on first use. */
+  get #mini(): MiniSearch<Chunk> {
+    const MiniSearchClass = loadMiniSearch();
+    return (this.#miniSearch ??= new MiniSearchClass<Chunk>({
+      fields: ['name', 'text'],
+      storeFields: ['uri', 'page'],
+      searchOptions: {
+        boost: { name: 2 },
+        prefix: (term) => term.length >= 3 && term.length <= MAX_FUZZY_TERM,
+        // Typo tolerance is bounded: at most 2 edits, and none for very long terms, whose fuzzy
+        // matching would cost memory and time growing with the square of their length.
+        fuzzy: (term) =>
+          term.length >= 5 && term.length <= MAX_FUZZY_TERM ? Math.min(2, Math.round(term.length * 0.2)) : false,
+        combineWith: 'OR',
+      },
+    }));
   }
 
   /**

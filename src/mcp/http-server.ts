@@ -6,8 +6,9 @@ import {
   type AuthInfo,
   type McpHttpHandler,
 } from '@modelcontextprotocol/server';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { ServerStateError } from '../errors.js';
+import { lazyRequire } from '../lazy-module.js';
 import { BaseMcpServer } from './mcp-server.js';
 import type { ServerInfo } from './server/server-info.js';
 import { ViewTools } from './view/view-tools.js';
@@ -20,6 +21,9 @@ import type { LegacySession } from './transports/http/legacy-session.js';
 import { resolveHttpOptions, type HttpMcpServerOptions, type ResolvedHttpOptions } from './transports/http/options.js';
 import { SessionMap, type HttpSessionEvent, type HttpSessionInfo } from './transports/http/session-map.js';
 import { createWebBridge } from './transports/http/web-bridge.js';
+
+// The HTTP stack loads with the first HttpMcpServer, so importing the package root stays cheap for stdio servers.
+const loadExpress = lazyRequire<typeof import('express')>('express');
 
 /** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
 const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
@@ -70,7 +74,7 @@ export class HttpMcpServer extends BaseMcpServer {
     super(serverInfo, options);
     this.#raw = options;
     this.#options = resolveHttpOptions(options, serverInfo.name);
-    this.#app = options.app ?? express();
+    this.#app = options.app ?? loadExpress()();
     this.#app.disable('x-powered-by');
     this.#sessions = new SessionMap<LegacySession>({
       idleTimeoutMs: this.#options.sessionIdleTimeoutMs,

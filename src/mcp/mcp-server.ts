@@ -12,13 +12,13 @@ import { DuplicateResourceError, ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
-import type { Tool } from '../registry/tool.js';
-import type { ToolPackage } from '../registry/tool-package.js';
+import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
 import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
 import type { ResourceContents } from '../resources/resource-contents.js';
 import { ResourceRegistry } from '../resources/resource-registry.js';
+import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
 import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
@@ -27,6 +27,7 @@ import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
+import { attachObserver, type McpServerObserver } from './server/observer.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
 
@@ -41,9 +42,12 @@ export interface BaseMcpServerOptions {
   /**
    * Per-session tools: called once for each long-lived view (a stdio connection, a legacy
    * HTTP session) to give it its own tool instances, e.g. tools holding per-user state.
-   * They are listed and called like registered tools (the disabled set applies; names
-   * must not clash with registered tools: clashing ones are skipped and logged) and each
-   * instance's `dispose()` runs exactly once when the session ends.
+   * Either a function `(session) => tools` (toolkit or llm-chat tools and packages) or the
+   * llm-chat-mcp form `{ create(): { tools, dispose() } }`. They are listed and called like
+   * registered tools (the disabled set applies; names must not clash with registered tools:
+   * clashing ones are skipped and logged); each instance's `dispose()`, then the set's
+   * `dispose()`, runs exactly once when the session ends. Session packages' instructions are
+   * not added to the server's `instructions`.
    */
   sessionTools?: SessionToolsFactory;
   /**
@@ -54,6 +58,11 @@ export interface BaseMcpServerOptions {
   requestStateKey?: Uint8Array | string;
   /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
   resourcePageSize?: number;
+  /**
+   * Monitoring callbacks for finished tool calls and client resource reads (llm-chat-mcp's
+   * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
+   */
+  observer?: McpServerObserver;
 }
 
 /**
@@ -100,6 +109,7 @@ export abstract class BaseMcpServer {
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
     this.#sessionTools = options.sessionTools;
+    if (options.observer) attachObserver(this.events, options.observer);
     this.#model = {
       serverInfo,
       registry: this.registry,
@@ -139,12 +149,15 @@ export abstract class BaseMcpServer {
   /**
    * Registers a tool, or every tool of a package (all-or-nothing). Allowed after
    * `start()`: the tool appears on every live view and clients get `list_changed`.
-   * A name that is in the disabled set starts disabled.
+   * A name that is in the disabled set starts disabled. Besides the toolkit's own `Tool` and
+   * `ToolPackage`, llm-chat `Tool` / `ToolPackage` objects are accepted as they are (see
+   * `toRegistrable`: schema from `toOpenAI()`, a package's `tutorial()` as its instructions).
    * @throws DuplicateToolError when a tool name is already registered.
-   * @throws InvalidToolError when a tool's schema cannot be compiled.
+   * @throws InvalidToolError when the item is not a tool or package (the message names
+   *   `fromLlmChatTool` / `defineTool`), or a tool's schema cannot be compiled.
    */
-  registerTool(item: Tool<never> | ToolPackage): void {
-    this.registry.register(item);
+  registerTool(item: RegistrableTool): void {
+    this.registry.register(toRegistrable(item));
   }
 
   /**
@@ -234,6 +247,18 @@ export abstract class BaseMcpServer {
   registerResource(config: ResourceConfig): RegisteredResource {
     if (this.documents.get(config.uri)) throw new DuplicateResourceError(config.uri);
     return this.resources.register(config);
+  }
+
+  /**
+   * Registers in-memory text as a resource at `content://<name>` (llm-chat-mcp's
+   * `registerContentDocument`; see `contentDocumentUri`), MIME type `text/markdown` unless given.
+   * `content` is read lazily: a provider function runs on every `resources/read`. Remove it with
+   * `removeResource(contentDocumentUri(name))`.
+   * @throws DuplicateResourceError when a content document of that name exists.
+   * @throws InvalidResourceError when `name` is empty or `content` is not a string or function.
+   */
+  registerContentDocument(config: ContentDocumentConfig): RegisteredResource {
+    return this.registerResource(contentDocumentResource(config));
   }
 
   /** Removes the resource at `uri`; clients get `list_changed`. False for an unknown URI. */
@@ -355,7 +380,7 @@ export abstract class BaseMcpServer {
   protected createFreshMcpServer(context?: McpRequestContext): Server {
     const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
     const own = makeSessionTools(this.#sessionTools, session, this.registry, this.logger);
-    const { server } = createView(this.#model, own);
+    const { server } = createView(this.#model, own.tools);
     this.views.add(server);
     disposeOnClose(server, own, this.logger);
     return server;

@@ -7,7 +7,6 @@ import type {
   ResourceLink,
   TextResourceContents,
 } from '@modelcontextprotocol/server';
-import { fileTypeFromBuffer } from 'file-type';
 import { UserError } from '../errors.js';
 
 /** Where media bytes come from: raw bytes, a file path, or an http(s) URL. */
@@ -50,7 +49,8 @@ async function loadBytes(source: MediaSource, options: MediaOptions): Promise<Ui
 
 async function media(kind: 'image' | 'audio', source: MediaSource, options: MediaOptions) {
   const bytes = await loadBytes(source, options);
-  const mimeType = options.mimeType ?? (await fileTypeFromBuffer(bytes))?.mime;
+  // file-type (and its ~60 modules) loads on the first media result without a mimeType, not at import.
+  const mimeType = options.mimeType ?? (await (await import('file-type')).fileTypeFromBuffer(bytes))?.mime;
   if (!mimeType?.startsWith(`${kind}/`)) {
     throw new UserError(`Could not tell the ${kind} type of the data (got ${mimeType ?? 'unknown'}); pass mimeType.`);
   }

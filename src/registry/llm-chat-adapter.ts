@@ -22,13 +22,30 @@ export interface LlmChatToolLike {
   execute(args: Record<string, unknown>): unknown;
 }
 
+/**
+ * The public shape of a `Tool` of `@johannes.latzel/llm-chat` (0.7): `name`, `description`,
+ * `execute(args)` resolving to one `ToolResult` (`{ tool, result, status, error? }`) per node of
+ * the result chain, and `toOpenAI()` whose `function.parameters` is the JSON Schema of the
+ * arguments. Recognized by shape, so the toolkit never imports that package.
+ */
+export interface LlmChatToolShape {
+  readonly name: string;
+  readonly description?: string;
+  execute(args: Record<string, unknown>): unknown;
+  toOpenAI(): { function: { name?: string; description?: string; parameters?: Record<string, unknown> | null } };
+}
+
 const FAILED = new Set(['error', 'failed', 'failure']);
 
 function entryText(entry: LlmChatToolEntry): string {
   return typeof entry.result === 'string' ? entry.result : JSON.stringify(entry.result, null, 2);
 }
 
-/** Maps llm-chat entries onto an MCP result: any entry with an error status makes it `isError`. */
+/**
+ * Maps llm-chat entries onto an MCP result: one text block per entry, in order (a string
+ * `result` as is, anything else as indented JSON); any entry whose `status` is `error`,
+ * `failed` or `failure` (any case) makes it `isError: true`.
+ */
 export function llmChatEntriesToResult(output: unknown): CallToolResult {
   const entries: LlmChatToolEntry[] = (Array.isArray(output) ? output : [output]).map((entry) =>
     entry !== null && typeof entry === 'object' && 'result' in entry ? (entry as LlmChatToolEntry) : { result: entry },
@@ -37,13 +54,14 @@ export function llmChatEntriesToResult(output: unknown): CallToolResult {
   return { content: entries.map((entry) => ({ type: 'text', text: entryText(entry) })), ...(isError && { isError }) };
 }
 
+const EMPTY_PARAMETERS: JsonSchemaObject = { type: 'object', properties: {} };
+
 class LlmChatTool extends Tool<Record<string, unknown>> {
-  constructor(private readonly source: LlmChatToolLike) {
-    super({
-      name: source.name,
-      description: source.description,
-      inputSchema: source.parameters ?? { type: 'object', properties: {} },
-    });
+  constructor(
+    private readonly source: LlmChatToolLike | LlmChatToolShape,
+    definition: { description?: string; parameters: JsonSchemaObject },
+  ) {
+    super({ name: source.name, description: definition.description, inputSchema: definition.parameters });
   }
 
   async execute(args: Record<string, unknown>): Promise<ToolReturn> {
@@ -51,15 +69,50 @@ class LlmChatTool extends Tool<Record<string, unknown>> {
   }
 }
 
+/** True when `value` is an object whose members have these `typeof`s (shape recognition, no `instanceof`). */
+export function hasShape(value: unknown, members: Record<string, 'string' | 'function'>): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return Object.entries(members).every(([key, type]) => typeof record[key] === type);
+}
+
+/** True for an object with the public shape of an llm-chat `Tool` (see {@link LlmChatToolShape}). */
+export function isLlmChatTool(value: unknown): value is LlmChatToolShape {
+  return hasShape(value, { name: 'string', execute: 'function', toOpenAI: 'function' });
+}
+
+/** The llm-chat `Tool`'s OpenAI definition: its parameters are the MCP input schema. */
+function openAiDefinition(source: LlmChatToolShape): { description?: string; parameters: JsonSchemaObject } {
+  let fn: ReturnType<LlmChatToolShape['toOpenAI']>['function'] | undefined;
+  try {
+    fn = source.toOpenAI()?.function;
+  } catch (error) {
+    throw new InvalidToolError(`llm-chat tool "${source.name}": toOpenAI() threw: ${(error as Error)?.message}`);
+  }
+  return {
+    description: source.description ?? fn?.description,
+    parameters: (fn?.parameters as JsonSchemaObject | null | undefined) ?? EMPTY_PARAMETERS,
+  };
+}
+
 /**
- * Wraps an llm-chat style tool object as a {@link Tool}: `parameters` becomes the
- * input schema (validated as JSON Schema), and the `{ result, status }` entries become
- * text content (`status: 'error'` -> `isError: true`).
- * @throws InvalidToolError when the object lacks a name or an `execute` function.
+ * Wraps an llm-chat tool as a {@link Tool}. Two shapes are accepted:
+ * - a `Tool` of `@johannes.latzel/llm-chat` ({@link LlmChatToolShape}): its input schema is
+ *   `toOpenAI().function.parameters`, sent verbatim in `tools/list` and validated as JSON Schema;
+ * - a plain object ({@link LlmChatToolLike}) whose `parameters` is a JSON Schema object.
+ *
+ * `execute(args)` results become text content by {@link llmChatEntriesToResult}: one block per
+ * `ToolResult` of the chain, in order; a `status: 'error'` entry (e.g. the llm-chat error
+ * boundary's `Error: <message>`) makes the result `isError: true`.
+ * @throws InvalidToolError when the object lacks a string `name` or an `execute(args)` method,
+ *   when `toOpenAI()` throws, or when the name or schema is unusable (see {@link Tool}).
  */
-export function fromLlmChatTool(source: LlmChatToolLike): Tool<Record<string, unknown>> {
+export function fromLlmChatTool(source: LlmChatToolLike | LlmChatToolShape): Tool<Record<string, unknown>> {
   if (!source || typeof source.name !== 'string' || typeof source.execute !== 'function') {
     throw new InvalidToolError('fromLlmChatTool() needs an object with a string `name` and an `execute(args)` method.');
   }
-  return new LlmChatTool(source);
+  const definition = isLlmChatTool(source)
+    ? openAiDefinition(source)
+    : { description: source.description, parameters: (source as LlmChatToolLike).parameters ?? EMPTY_PARAMETERS };
+  return new LlmChatTool(source, definition);
 }

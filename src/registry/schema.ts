@@ -19,7 +19,16 @@ export interface CompiledSchema {
   validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; issues: string[] }>;
 }
 
-const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = Object.freeze({ type: 'object', properties: {} });
+/**
+ * What a tool without arguments lists: closed, so that strict function-calling clients (OpenAI's strict
+ * mode requires `additionalProperties: false` on every object) take it as it is. Calls stay lenient:
+ * arguments sent anyway are ignored, not refused.
+ */
+const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({}),
+  additionalProperties: false,
+});
 
 function isStandardSchema(schema: ToolSchema): schema is StandardSchemaWithJSON {
   return typeof schema === 'object' && schema !== null && '~standard' in schema;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** Docs whose code blocks are quoted from type-checked example files. */
-const DOCS = ['docs/prompts.md', 'docs/resources.md'];
+const DOCS = ['docs/prompts.md', 'docs/resources.md', 'docs/migrating-from-llm-chat-mcp.md'];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 

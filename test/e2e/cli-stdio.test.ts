@@ -60,7 +60,7 @@ describe.each<ClientKind>(['v1', 'v2-modern'])('the CLI watches its folder (%s c
     };
     const client = await connectClient(kind, kind === 'v1' ? new StdioV1(params) : new StdioV2(params));
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300)); // let the watcher finish its first scan
+      // No wait for the watcher: a file added before it is ready is found by its rescan once ready.
       writeFileSync(path.join(live, 'second.md'), '# second');
       await client.resourcesChanged.waitFor(1, 10_000);
       expect((await client.resources()).map((r) => r.name).sort()).toEqual(['first.md', 'second.md']);

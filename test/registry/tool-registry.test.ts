@@ -127,7 +127,7 @@ describe('Tool', () => {
 
   it('a tool with no input schema lists an empty object schema and accepts no arguments', async () => {
     const { listed, input } = tool('plain').compiled();
-    expect(listed.inputSchema).toEqual({ type: 'object', properties: {} });
+    expect(listed.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
     expect(await input.validate(undefined)).toEqual({ ok: true, value: {} });
   });
 });

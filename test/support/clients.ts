@@ -73,6 +73,8 @@ export interface TestClient {
   /** Asks for updates of `uri`: `resources/subscribe` (legacy) or a `subscriptions/listen` stream (2026-07-28). */
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
+  /** The server's `instructions` as this client received them (initialize or server/discover). */
+  instructions(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ interface SdkClient {
   listResourceTemplates(): Promise<{ resourceTemplates: TemplateInfo[] }>;
   subscribeResource(params: { uri: string }): Promise<unknown>;
   unsubscribeResource(params: { uri: string }): Promise<unknown>;
+  getInstructions(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -107,6 +110,7 @@ function sharedSurface(client: SdkClient) {
     resourceTemplates: async () => (await client.listResourceTemplates()).resourceTemplates,
     subscribe: async (uri: string) => void (await client.subscribeResource({ uri })),
     unsubscribe: async (uri: string) => void (await client.unsubscribeResource({ uri })),
+    instructions: () => client.getInstructions(),
     close: () => client.close(),
   };
 }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
 import type { Tool } from '../../registry/tool.js';
 
@@ -28,24 +29,34 @@ export interface ServerEventMap {
   sessionCreated: [SessionInfo];
   /** A client connection / legacy HTTP session ended. */
   sessionClosed: [SessionInfo & { reason: SessionCloseReason }];
-  /** A `tools/call` passed validation and `execute` is about to run. */
-  toolCallStarted: [{ name: string; requestId: string | number; sessionId?: string }];
+  /** A `tools/call` passed validation and `execute` is about to run; `args` are the validated arguments. */
+  toolCallStarted: [{ name: string; requestId: string | number; sessionId?: string; args: Record<string, unknown> }];
   /**
    * A `tools/call` finished. `durationMs` in milliseconds; `isError` for tool errors;
    * `error` is what `execute` threw, if anything; `inputRequired` when a 2026-07-28 call
-   * ended its round asking the client for input (the retry is a new call).
+   * ended its round asking the client for input (the retry is a new call). `args` are the
+   * validated arguments; `result` is the `CallToolResult` sent (absent when the call ended
+   * with a protocol error or asked for input).
    */
   toolCallFinished: [
     {
       name: string;
       requestId: string | number;
       sessionId?: string;
+      args: Record<string, unknown>;
       durationMs: number;
       isError: boolean;
+      result?: CallToolResult;
       error?: unknown;
       inputRequired?: true;
     },
   ];
+  /**
+   * A `resources/read` from a client finished (MCP "Resources"). `ok` is false when it failed,
+   * with `error` what was thrown; `durationMs` in milliseconds; `sessionId` on legacy HTTP.
+   * Reads made by the app through `server.readResource()` are not reported.
+   */
+  resourceRead: [{ uri: string; ok: boolean; durationMs: number; error?: unknown; sessionId?: string }];
 }
 
 /**

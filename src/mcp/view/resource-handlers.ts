@@ -6,6 +6,7 @@ import { toResourceContents, type ResourceContents } from '../../resources/resou
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { paginate } from './pagination.js';
+import type { ServerEvents } from '../server/server-events.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
@@ -16,6 +17,8 @@ export interface ResourceSources {
   onError(error: unknown): void;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
+  /** Where `resources/read` reports its `resourceRead` event. */
+  readonly events?: ServerEvents;
 }
 
 /** Wire entries of the documents, rebuilt only when the store's list changes (it is cached there too). */
@@ -110,9 +113,21 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
+    const started = performance.now();
+    const report = (ok: boolean, error?: unknown) =>
+      sources.events?.safeEmit('resourceRead', {
+        uri,
+        ok,
+        durationMs: performance.now() - started,
+        ...(error !== undefined && { error }),
+        ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+      });
     try {
-      return { contents: await readResource(sources, uri, () => contextOf(ctx)) };
+      const contents = await readResource(sources, uri, () => contextOf(ctx));
+      report(true);
+      return { contents };
     } catch (error) {
+      report(false, error);
       // A file that now resolves outside its folder is reported as missing: where it points stays private.
       if (error instanceof InvalidPathError && error.code === 'PATH_OUTSIDE_ROOT') {
         throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);

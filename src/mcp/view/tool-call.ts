@@ -51,11 +51,16 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
       : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),
   );
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
-  const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
+  const context = buildToolContext(deps.server, ctx, () => abort.signal, rounds);
 
   const done = beginCall(deps.server, ctx.mcpReq.id);
   const started = performance.now();
-  const base = { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId };
+  const base = {
+    name,
+    requestId: ctx.mcpReq.id,
+    sessionId: ctx.sessionId,
+    args: parsed.value as Record<string, unknown>,
+  };
   deps.events.safeEmit('toolCallStarted', base);
   let thrown: unknown;
   let result: CallToolResult;
@@ -91,6 +96,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     ...base,
     durationMs: performance.now() - started,
     isError: result.isError === true,
+    result,
     ...(thrown !== undefined && { error: thrown }),
   });
   return deps.server.projectCallToolResult(result, compiled.output?.json);

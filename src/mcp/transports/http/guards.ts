@@ -6,12 +6,15 @@ import {
   validateOriginHeader,
   type AuthInfo,
 } from '@modelcontextprotocol/server';
-import cors, { type CorsOptions } from 'cors';
+import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
 import { AuthenticationError } from '../../../errors.js';
+import { lazyRequire } from '../../../lazy-module.js';
 import type { Logger } from '../../../logger.js';
 import type { AuthenticateHook } from './options.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
+
+const loadCors = lazyRequire<typeof import('cors')>('cors');
 
 /** Headers an MCP client sends (MCP Streamable HTTP), allowed on CORS requests. */
 const MCP_REQUEST_HEADERS = [
@@ -43,7 +46,7 @@ function list(value: string | string[] | undefined): string[] {
  */
 export function corsGuard(options: CorsOptions): RequestHandler {
   const allowed = options.allowedHeaders;
-  return cors({
+  return loadCors()({
     methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     ...options,
     allowedHeaders: [...new Set([...list(allowed), ...MCP_REQUEST_HEADERS])],

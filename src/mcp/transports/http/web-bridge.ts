@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { lazyRequire } from '../../../lazy-module.js';
+
+// Part of the HTTP stack: loaded by the first HttpMcpServer, never by a stdio server.
+const honoNode = lazyRequire<typeof import('@hono/node-server')>('@hono/node-server');
 
 /** A web-standard handler for one request (an SDK transport or the modern handler's `fetch`). */
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -20,7 +23,7 @@ export type WebBridge = (req: IncomingMessage, res: ServerResponse, handler: Web
  */
 export function createWebBridge(onError: (error: unknown) => void): WebBridge {
   const handlers = new WeakMap<object, WebHandler>();
-  const listener = getRequestListener(
+  const listener = honoNode().getRequestListener(
     (request, env) => {
       const handler = handlers.get(env.incoming);
       handlers.delete(env.incoming);
