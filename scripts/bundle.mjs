@@ -15,7 +15,12 @@ const external = (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWi
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 await build({
   cwd: root,
-  input: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts' },
+  // The conversion worker is its own entry: worker threads load it by path (src/converters/pool/).
+  input: {
+    index: 'src/index.ts',
+    'cli/main': 'src/cli/main.ts',
+    'converters/conversion-worker': 'src/converters/pool/conversion-worker.ts',
+  },
   platform: 'node',
   external,
   logLevel: 'warn',

@@ -5,8 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { PdfConverter } from '../../dist/converters/index.js';
-import { DocumentStore } from '../../dist/index.js';
+import { DocumentStore, createDefaultConverters } from '../../dist/index.js';
 
 const REPEATS = 15;
 
@@ -18,15 +17,16 @@ const median = (values) => {
 const ms = (value) => (value >= 100 ? value.toFixed(0) : value >= 1 ? value.toFixed(1) : value.toFixed(2));
 
 /** The built-in PDF converter without its worker spec: converts on the calling thread, as before #10. */
-class InlinePdfConverter extends PdfConverter {
-  worker = undefined;
+function inlinePdfConverter() {
+  const pdf = createDefaultConverters().find('application/pdf', 'pdf');
+  return Object.create(pdf, { worker: { value: undefined } });
 }
 
 /** A store whose PDFs convert inline (`before`) or in the pool (`after`); no content cache, so every read converts. */
 function store(mode) {
   // No time limit in the way: on a loaded machine the 2,000-page conversion can pass the default 30 s.
   const documents = new DocumentStore({ cacheMaxBytes: 0, conversionTimeoutMs: 600_000 });
-  if (mode === 'before') documents.converters.register(new InlinePdfConverter());
+  if (mode === 'before') documents.converters.register(inlinePdfConverter());
   return documents;
 }
 

@@ -31,6 +31,12 @@ export interface ConverterInput {
 }
 
 /**
+ * The `module` of the built-in converters' worker specs: the worker entry has them built in (it is bundled
+ * with them), so no per-file module path is needed.
+ */
+export const BUILTIN_CONVERTERS_MODULE = 'mcp-toolkit:built-in-converters';
+
+/**
  * Where a worker thread finds an equivalent of a converter: an ES module (file URL or absolute path)
  * exporting, under `exportName`, a class whose no-argument constructor builds the same converter.
  * Converters with a `worker` spec run in the document store's worker pool, under its time, heap and
@@ -38,7 +44,10 @@ export interface ConverterInput {
  * vitest) is replaced by its built twin under `dist/` (see `src/converters/pool/worker-module.ts`).
  */
 export interface ConverterWorkerSpec {
-  /** The module's URL (`import.meta.url` of the converter's own file) or absolute path. */
+  /**
+   * The module's URL (`import.meta.url` of the converter's own file, a JavaScript file) or absolute path;
+   * {@link BUILTIN_CONVERTERS_MODULE} for the built-in PDF, DOCX and HTML converters.
+   */
   module: string;
   /** The name of the exported class. */
   exportName: string;

@@ -1,7 +1,13 @@
 /**
  * Word (.docx) -> Markdown via mammoth (DOCX -> semantic HTML) and turndown (HTML -> Markdown).
  */
-import type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from './converter.js';
+import {
+  BUILTIN_CONVERTERS_MODULE,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 
 /** MIME type of a Word 2007+ document. */
@@ -20,7 +26,7 @@ export class DocxConverter implements Converter {
   readonly extensions: readonly string[] = ['docx'];
   readonly outputMimeType = 'text/markdown';
   /** mammoth unzips and parses XML from the file: run in the worker pool. */
-  readonly worker: ConverterWorkerSpec = { module: import.meta.url, exportName: 'DocxConverter' };
+  readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'DocxConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use, like pdf.js: most servers never read a DOCX.

@@ -2,7 +2,13 @@
  * PDF -> plain text with pdf-parse v2 (pdf.js), one section per page.
  */
 import { ConversionLimitError } from '../errors.js';
-import type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from './converter.js';
+import {
+  BUILTIN_CONVERTERS_MODULE,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from './converter.js';
 import { guardPdfOutput } from './pdf-output-guard.js';
 
 /** The line that opens page `n` in the converted text. */
@@ -34,7 +40,7 @@ export class PdfConverter implements Converter {
   readonly extensions: readonly string[] = ['pdf'];
   readonly outputMimeType = 'text/plain';
   /** pdf.js parses untrusted structure and may inflate huge streams: run in the worker pool. */
-  readonly worker: ConverterWorkerSpec = { module: import.meta.url, exportName: 'PdfConverter' };
+  readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'PdfConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use: pdf.js is large and most servers never read a PDF.

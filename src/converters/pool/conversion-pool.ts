@@ -4,11 +4,11 @@
  * worker (piscina replaces it); one over the output size is stopped by the converter or rejected after.
  */
 import os from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { ConversionLimitError } from '../../errors.js';
 import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
 import type { ConversionReply, ConversionTask } from './conversion-worker.js';
-import { runnableModuleUrl } from './worker-module.js';
+import { runnableModuleUrl, workerEntryUrl } from './worker-module.js';
 
 /** Default wall time of one conversion: 30 s. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
@@ -35,12 +35,6 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
   return value;
-}
-
-/** The worker entry next to this module: `.js` when built, its `dist/` twin when sources run under vitest. */
-function workerEntry(): string {
-  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return runnableModuleUrl(new URL(`./conversion-worker${extension}`, import.meta.url));
 }
 
 /** A transferable copy-free view of `bytes` when it owns its whole buffer, else a copy. */
@@ -116,7 +110,13 @@ export class ConversionPool {
       maxOutputChars: this.maxOutputChars,
     };
     await this.#turn();
-    const pool = this.#pool();
+    let pool: Piscina;
+    try {
+      pool = await this.#pool();
+    } catch (error) {
+      this.#release();
+      throw error;
+    }
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     try {
@@ -140,10 +140,12 @@ export class ConversionPool {
     }
   }
 
-  #pool(): Piscina {
+  /** The piscina pool, made on first use (piscina itself is loaded then: most servers never convert). */
+  async #pool(): Promise<Piscina> {
     if (this.#piscina === undefined) {
-      this.#piscina = new Piscina({
-        filename: workerEntry(),
+      const { Piscina } = await import('piscina');
+      this.#piscina ??= new Piscina({
+        filename: workerEntryUrl(import.meta.url),
         minThreads: 0,
         maxThreads: this.threads,
         idleTimeout: this.idleTimeoutMs,

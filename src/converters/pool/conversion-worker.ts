@@ -3,7 +3,10 @@
  * task (once per worker), converts, and answers a plain object, so that the reason of a failure crosses
  * the thread boundary intact.
  */
-import type { ConvertedContent, Converter } from '../converter.js';
+import { BUILTIN_CONVERTERS_MODULE, type ConvertedContent, type Converter } from '../converter.js';
+import { DocxConverter } from '../docx-converter.js';
+import { HtmlConverter } from '../html-converter.js';
+import { PdfConverter } from '../pdf-converter.js';
 import type { ConversionLimitError } from '../../errors.js';
 
 /** What the pool sends. `bytes` is transferred (the sender's copy is detached). */
@@ -27,13 +30,18 @@ export type ConversionReply =
 console.log = console.info = console.debug = console.error;
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
+/** The built-in converters with a worker spec; each loads its parser (pdf.js, mammoth, turndown) on first use. */
+const BUILT_IN: Record<string, new () => Converter> = { PdfConverter, DocxConverter, HtmlConverter };
+
 const converters = new Map<string, Promise<Converter>>();
 
 async function load(module: string, exportName: string): Promise<Converter> {
   const key = `${module}#${exportName}`;
   let found = converters.get(key);
   if (found === undefined) {
-    found = import(module).then((exports: Record<string, unknown>) => {
+    const exportsOf: Promise<Record<string, unknown>> =
+      module === BUILTIN_CONVERTERS_MODULE ? Promise.resolve(BUILT_IN) : import(module);
+    found = exportsOf.then((exports) => {
       const Class = exports[exportName];
       if (typeof Class !== 'function') throw new Error(`${module} has no exported class "${exportName}"`);
       return new (Class as new () => Converter)();
