@@ -16,6 +16,7 @@ import {
   type ToolContext,
 } from '../src/index.js';
 
+// #region class-tool
 // 1. A class-based tool with zod arguments, annotations, a timeout and progress.
 class ReportTool extends Tool<{ quarter: number }> {
   constructor() {
@@ -38,24 +39,28 @@ class ReportTool extends Tool<{ quarter: number }> {
     return `Q${quarter} report: all good.`;
   }
 }
+// #endregion class-tool
 
+// #region structured
 // 2. Structured output, validated against outputSchema before it is sent.
 const stats = defineTool({
   name: 'stats',
   inputSchema: z.object({ values: z.array(z.number()) }),
   outputSchema: z.object({ count: z.number(), mean: z.number() }),
-  execute: ({ values }: { values: number[] }) => ({
+  execute: ({ values }) => ({
     count: values.length,
     mean: values.reduce((sum, v) => sum + v, 0) / Math.max(values.length, 1),
   }),
 });
+// #endregion structured
 
+// #region elicit
 // 3. Asking the user (elicitation) and the client's model (sampling): one API on both eras.
 const deploy = defineTool({
   name: 'deploy',
   inputSchema: z.object({ env: z.enum(['staging', 'production']) }),
   annotations: { destructiveHint: true },
-  execute: async ({ env }: { env: string }, context) => {
+  execute: async ({ env }, context) => {
     const answer = await context.elicit({
       message: `Deploy to ${env}?`,
       requestedSchema: z.object({ confirm: z.boolean() }),
@@ -64,7 +69,9 @@ const deploy = defineTool({
     return `Deployed to ${env}.`;
   },
 });
+// #endregion elicit
 
+// #region content
 // 4. Rich content: images (bytes, `{ path }` or `{ url }`) and links to resources.
 const PIXEL = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -77,14 +84,18 @@ const logo = defineTool({
     resourceLink({ uri: 'file:///srv/brand/guide.md', name: 'brand guide' }),
   ],
 });
+// #endregion content
 
+// #region access
 // 5. Access control: hidden from callers whose auth lacks the scope.
 const admin = defineTool({
   name: 'purge_cache',
   canAccess: (auth) => auth?.scopes.includes('admin') ?? false,
   execute: () => 'Cache purged.',
 });
+// #endregion access
 
+// #region llm-chat
 // 6. An llm-chat style tool object, adapted without depending on that package.
 const legacyTool = fromLlmChatTool({
   name: 'get_time',
@@ -92,7 +103,9 @@ const legacyTool = fromLlmChatTool({
   parameters: { type: 'object', properties: {} },
   execute: () => [{ result: new Date().toISOString(), status: 'success' }],
 });
+// #endregion llm-chat
 
+// #region session
 // 7. Per-session tools (own state per connection) and events.
 class NotepadTool extends Tool<{ line?: string }> {
   readonly #lines: string[] = [];
@@ -117,6 +130,7 @@ server.events.on('toolCallFinished', ({ name, durationMs, isError }) =>
   process.stderr.write(`${name} took ${durationMs.toFixed(1)} ms${isError ? ' (error)' : ''}\n`),
 );
 server.events.on('toolToggled', ({ disabled }) => process.stderr.write(`persist disabled set: ${disabled}\n`));
+// #endregion session
 
 await server.start();
 await server.waitUntilClosed();

@@ -2,7 +2,7 @@
 // shared chunks, with every npm dependency left external. Loading ~100 small modules one by one was most
 // of the toolkit's own cold-start cost (bench W0); a bundle loads in a few files. Chunks keep code that
 // is imported lazily (the CLI's transports) out of the entry that does not need it.
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'rolldown';
@@ -12,15 +12,29 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `no
 /** Bare specifiers (npm packages, Node built-ins) stay imports; only our own files are bundled. */
 const external = (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWith('/') || id.startsWith('\0'));
 
+/**
+ * One entry per file package.json points at (`exports`, `bin`): `./dist/X.js` is built from `src/X.ts`.
+ * Extra entries that are loaded by path rather than imported (worker threads) are listed here too.
+ */
+const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+const targets = [
+  ...Object.values(pkg.exports).map((target) => (typeof target === 'string' ? target : target.import)),
+  ...Object.values(pkg.bin),
+].filter((target) => target?.startsWith('./dist/') && target.endsWith('.js'));
+const input = Object.fromEntries(
+  targets.map((target) => {
+    const name = target.slice('./dist/'.length, -'.js'.length);
+    return [name, `src/${name}.ts`];
+  }),
+);
+
+// The conversion worker is loaded by path by worker threads (src/converters/pool/worker-module.ts).
+input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.ts';
+
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 await build({
   cwd: root,
-  // The conversion worker is its own entry: worker threads load it by path (src/converters/pool/).
-  input: {
-    index: 'src/index.ts',
-    'cli/main': 'src/cli/main.ts',
-    'converters/conversion-worker': 'src/converters/pool/conversion-worker.ts',
-  },
+  input,
   platform: 'node',
   external,
   logLevel: 'warn',
@@ -32,4 +46,4 @@ await build({
     sourcemap: true,
   },
 });
-chmodSync(`${root}/dist/cli/main.js`, 0o755);
+for (const bin of Object.values(pkg.bin)) chmodSync(`${root}/${bin}`, 0o755);

@@ -1,5 +1,8 @@
 /**
- * mcp-toolkit public API. Every symbol is exported by name; nothing else is public.
+ * mcp-toolkit public API. Every symbol is exported by name; nothing else is public. Registries
+ * are exported as read-only view types only (`server.tools`, `prompts`, `resources`,
+ * `documents`): the server's methods are the one way to change them. Test helpers live in
+ * `mcp-toolkit/testing`.
  */
 export {
   ToolkitError,
@@ -19,9 +22,17 @@ export {
 } from './errors.js';
 export { createDefaultLogger, type Logger } from './logger.js';
 
-export { Tool, defineTool, type ToolDefinition, type ToolSpec, type ListedTool } from './registry/tool.js';
+export {
+  Tool,
+  defineTool,
+  type ToolDefinition,
+  type ToolSpec,
+  type TypedToolSpec,
+  type ToolOutput,
+} from './registry/tool.js';
 export { ToolPackage, type ToolPackageOptions } from './registry/tool-package.js';
-export { ToolRegistry, type ToolState, type RegistryChange } from './registry/tool-registry.js';
+export type { ToolRegistryView, ToolState, RegistryChange } from './registry/tool-registry.js';
+export type { ToolHandle, ToolHandleState } from './mcp/server/tool-handle.js';
 export type { ToolContext, ToolLogger, ToolProgress, ElicitOptions } from './registry/tool-context.js';
 export {
   imageContent,
@@ -52,15 +63,14 @@ export type {
 export type { McpServerObserver, ToolCallInfo, ResourceReadInfo } from './mcp/server/observer.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
-export type { ChangeSink } from './mcp/server/live-views.js';
-export {
-  ServerEvents,
-  type ServerEventMap,
-  type SessionInfo,
-  type SessionCloseReason,
-} from './mcp/server/server-events.js';
+export type { ServerEvents, ServerEventMap, SessionInfo, SessionCloseReason } from './mcp/server/server-events.js';
 
-export { DocumentStore, type DocumentResource, type DocumentReadContents } from './documents/document-store.js';
+export {
+  DocumentStore,
+  type DocumentStoreView,
+  type DocumentResource,
+  type DocumentReadContents,
+} from './documents/document-store.js';
 export type { FileDocumentConfig, FolderDocumentConfig } from './documents/document-config.js';
 export { ConverterRegistry, createDefaultConverters } from './converters/converter-registry.js';
 export type { Converter, ConverterInput, ConvertedContent, ConverterWorkerSpec } from './converters/converter.js';
@@ -99,17 +109,10 @@ export {
   type CompletionContext,
   type CompletionSuggestions,
 } from './completions/completion.js';
-export {
-  Prompt,
-  definePrompt,
-  type PromptDefinition,
-  type PromptSpec,
-  type PromptContext,
-  type CompiledPrompt,
-} from './prompts/prompt.js';
-export type { PromptArgumentSpec, PromptArgumentsInput, CompiledPromptArguments } from './prompts/prompt-arguments.js';
+export { Prompt, definePrompt, type PromptDefinition, type PromptSpec, type PromptContext } from './prompts/prompt.js';
+export type { PromptArgumentSpec, PromptArgumentsInput } from './prompts/prompt-arguments.js';
 export type { PromptReturn } from './prompts/prompt-result.js';
-export { PromptRegistry, type PromptRegistryChange } from './prompts/prompt-registry.js';
+export type { PromptRegistryView, PromptRegistryChange } from './prompts/prompt-registry.js';
 export type { ResourceConfig, ResourceMetadata, ResourceContext, RegisteredResource } from './resources/resource.js';
 export type {
   ResourceTemplateConfig,
@@ -117,5 +120,5 @@ export type {
   TemplateVariables,
 } from './resources/resource-template.js';
 export type { ResourceReadReturn, ResourceContentsInput, ResourceContents } from './resources/resource-contents.js';
-export { ResourceRegistry, type ResourceRegistryChange } from './resources/resource-registry.js';
+export type { ResourceRegistryView, ResourceRegistryChange } from './resources/resource-registry.js';
 export { contentDocumentUri, type ContentDocumentConfig } from './resources/content-document.js';

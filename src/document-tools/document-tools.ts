@@ -1,4 +1,4 @@
-import type { DocumentStore } from '../documents/document-store.js';
+import type { DocumentStoreView } from '../documents/document-store.js';
 import { DocumentSearchIndex } from '../documents/search-index.js';
 import { defineTool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
@@ -20,7 +20,7 @@ export interface DocumentToolsOptions {
  *   ranked matches, snippets and PDF pages.
  * All read the live store, so documents registered later (or added to a watched folder) are included.
  */
-export function createDocumentTools(documents: DocumentStore, options: DocumentToolsOptions = {}): ToolPackage {
+export function createDocumentTools(documents: DocumentStoreView, options: DocumentToolsOptions = {}): ToolPackage {
   const listDocuments = defineTool({
     name: 'list_documents',
     title: 'List documents',

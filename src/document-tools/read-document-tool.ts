@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DocumentStore } from '../documents/document-store.js';
+import type { DocumentStoreView } from '../documents/document-store.js';
 import { selectTextRange, type TextRange } from '../documents/text-range.js';
 import { DocumentNotFoundError, UserError } from '../errors.js';
 import { defineTool, type Tool } from '../registry/tool.js';
@@ -79,7 +79,7 @@ function describeRange(range: TextRange, cappedAt: number | undefined): string {
  * how to continue, and the same facts as `structuredContent`. An impossible range is an `isError`
  * result saying what is valid.
  */
-export function createReadDocumentTool(documents: DocumentStore): Tool<ReadDocumentArgs> {
+export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadDocumentArgs> {
   return defineTool<ReadDocumentArgs>({
     name: 'read_document',
     title: 'Read a document',

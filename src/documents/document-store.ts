@@ -17,6 +17,7 @@ import type {
   DocumentChangeListener,
   DocumentReadContents,
   DocumentResource,
+  DocumentUriGuard,
   StoredDocument,
 } from './document-types.js';
 import { DocumentWatcher } from './document-watcher.js';
@@ -29,7 +30,18 @@ export type {
   DocumentChangeListener,
   DocumentReadContents,
   DocumentResource,
+  DocumentUriGuard,
 } from './document-types.js';
+
+/**
+ * The read side of a {@link DocumentStore}, as `server.documents` exposes it: listing, lookup,
+ * reads, change events and the converters. Registration goes through the server
+ * (`registerDocument`, `registerFolder`), which checks URIs against its other resources.
+ */
+export type DocumentStoreView = Pick<
+  DocumentStore,
+  'converters' | 'maxFileSizeBytes' | 'maxReadChars' | 'list' | 'get' | 'read' | 'readFull' | 'onChange' | 'watchReady'
+>;
 
 /** Default per-file read limit: 20 MiB. */
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
@@ -94,6 +106,7 @@ export class DocumentStore {
   readonly #docs = new Map<string, StoredDocument>();
   readonly #folders = new Map<string, FolderRegistration>();
   readonly #listeners = new Set<DocumentChangeListener>();
+  readonly #guards = new Set<DocumentUriGuard>();
   readonly #read: ReadContext;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
@@ -154,6 +167,7 @@ export class DocumentStore {
       },
       this.converters,
     );
+    this.#admit([doc]);
     this.#put([doc]);
     this.#watcher?.watchFile(absolute);
     return doc.resource;
@@ -182,8 +196,9 @@ export class DocumentStore {
         maxFileSizeBytes: config.maxFileSizeBytes ?? this.maxFileSizeBytes,
       },
     };
-    this.#folders.set(root, registration);
     const docs = this.#scan(root, registration);
+    this.#admit(docs);
+    this.#folders.set(root, registration);
     if (docs.length > 0) this.#put(docs);
     this.#watcher?.watchFolder(root);
     return docs.map((doc) => doc.resource);
@@ -233,6 +248,17 @@ export class DocumentStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Adds a check every new URI must pass (the server's URI resolver uses it so a file never
+   * shadows, or is shadowed by, another kind of resource). `registerDocument` / `registerFolder`
+   * throw the guard's error and register nothing; a file the watcher finds later is left out
+   * and reported to `guard.skipped`. Returns the remover.
+   */
+  addUriGuard(guard: DocumentUriGuard): () => void {
+    this.#guards.add(guard);
+    return () => this.#guards.delete(guard);
+  }
+
   /** With `watch: true`: resolves once every watcher has done its initial scan. Resolves at once otherwise. */
   async watchReady(): Promise<void> {
     await this.#watcher?.ready();
@@ -258,6 +284,23 @@ export class DocumentStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** Throws the first guard error among `docs` (registration is all-or-nothing). */
+  #admit(docs: readonly StoredDocument[]): void {
+    for (const doc of docs) {
+      const error = this.#refusal(doc.resource.uri);
+      if (error) throw error;
+    }
+  }
+
+  #refusal(uri: string): Error | undefined {
+    if (this.#docs.has(uri)) return undefined; // replacing an entry of the store itself
+    for (const guard of this.#guards) {
+      const error = guard.check(uri);
+      if (error) return error;
+    }
+    return undefined;
   }
 
   #scan(root: string, registration: FolderRegistration): StoredDocument[] {
@@ -328,6 +371,11 @@ export class DocumentStore {
     }
     for (const doc of fresh) {
       if (!this.#docs.has(doc.resource.uri)) {
+        const refused = this.#refusal(doc.resource.uri);
+        if (refused) {
+          for (const guard of this.#guards) guard.skipped?.(doc.resource.uri, refused);
+          continue;
+        }
         this.#docs.set(doc.resource.uri, doc);
         changed = true;
       }

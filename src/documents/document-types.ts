@@ -45,3 +45,11 @@ export interface StoredDocument {
   /** Reads of files larger than this (bytes) fail with `RESOURCE_TOO_LARGE`. */
   maxFileSizeBytes: number;
 }
+
+/** A check every new document URI must pass (see `DocumentStore.addUriGuard`). */
+export interface DocumentUriGuard {
+  /** The error to refuse `uri` with (registration throws it), or undefined to accept it. */
+  check(uri: string): Error | undefined;
+  /** A file the watcher found under a folder was left out because `check` refused it. */
+  skipped?(uri: string, error: Error): void;
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DocumentStore } from './document-store.js';
+import type { DocumentStoreView } from './document-store.js';
 import { DocumentNotFoundError } from '../errors.js';
 import type { ResourceTemplateConfig } from '../resources/resource-template.js';
 
@@ -12,7 +12,7 @@ import type { ResourceTemplateConfig } from '../resources/resource-template.js';
  * looked up before templates); a path that is not a registered document of the folder
  * is "not found", so the template never widens what the folder exposes.
  */
-export function folderTemplate(root: string, documents: DocumentStore): ResourceTemplateConfig {
+export function folderTemplate(root: string, documents: DocumentStoreView): ResourceTemplateConfig {
   const base = pathToFileURL(root).href.replace(/\/$/, '');
   const inRoot = () => documents.list().filter((doc) => doc.root === root);
   return {

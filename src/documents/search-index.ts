@@ -8,7 +8,7 @@ import { lazyRequire } from '../lazy-module.js';
 // Loaded when the first index is built (the first search), not at import.
 const loadMiniSearch = lazyRequire<typeof MiniSearch>('minisearch');
 import { isTextMimeType } from '../converters/index.js';
-import type { DocumentStore } from './document-store.js';
+import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
 import { makeSnippet } from './snippet.js';
 import { splitPages } from './text-pages.js';
@@ -130,7 +130,7 @@ function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
  * 5+ characters) and rank documents matching more of the query words higher.
  */
 export class DocumentSearchIndex {
-  readonly #store: DocumentStore;
+  readonly #store: DocumentStoreView;
   readonly #concurrency: number;
   #miniSearch: MiniSearch<Chunk> | undefined;
   readonly #docs = new Map<string, IndexedDocument>();
@@ -139,7 +139,7 @@ export class DocumentSearchIndex {
   #unsubscribe: (() => void) | undefined;
   #running: Promise<void> | undefined;
 
-  constructor(store: DocumentStore, options: DocumentSearchIndexOptions = {}) {
+  constructor(store: DocumentStoreView, options: DocumentSearchIndexOptions = {}) {
     this.#store = store;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
   }

@@ -7,22 +7,29 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
-import { DocumentStore, type DocumentResource } from '../documents/document-store.js';
-import { DuplicateResourceError, ServerStateError } from '../errors.js';
+import { DocumentStore, type DocumentResource, type DocumentStoreView } from '../documents/document-store.js';
+import { ServerStateError } from '../errors.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
-import { PromptRegistry } from '../prompts/prompt-registry.js';
+import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
-import { ToolRegistry, type ToolState } from '../registry/tool-registry.js';
+import { Tool } from '../registry/tool.js';
+import { ToolPackage } from '../registry/tool-package.js';
+import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
 import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
 import type { ResourceContents } from '../resources/resource-contents.js';
-import { ResourceRegistry } from '../resources/resource-registry.js';
+import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
 import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
+import { fanOutModelChanges } from './server/change-fanout.js';
 import { LiveViews } from './server/live-views.js';
+import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
+import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
+import { UriResolver } from './server/uri-resolver.js';
+import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { InputState } from './context/input-rounds.js';
@@ -78,14 +85,23 @@ export interface BaseMcpServerOptions {
  * Subclasses implement {@link BaseMcpServer.start} (see `StdioMcpServer`, `HttpMcpServer`).
  */
 export abstract class BaseMcpServer {
-  /** The model's tool inventory and enable state (shared by every view). */
-  readonly registry = new ToolRegistry();
-  /** Registered documents and folders (shared by every view). */
-  readonly documents: DocumentStore;
-  /** Registered prompts, in registration order (shared by every view). */
-  readonly prompts = new PromptRegistry();
-  /** In-memory / computed resources and resource templates (shared by every view). */
-  readonly resources = new ResourceRegistry();
+  /**
+   * The writable tool model, for subclasses (transports); apps change tools through the facade
+   * (`registerTool`, `removeTool`, `setDisabledTools`, ...) and read them through {@link tools}.
+   */
+  protected readonly registry = new ToolRegistry();
+  /** Registered tools and the disabled set, read-only (shared by every view). */
+  readonly tools: ToolRegistryView;
+  /** Registered documents and folders, read-only (shared by every view); register with `registerDocument` / `registerFolder`. */
+  readonly documents: DocumentStoreView;
+  /** Registered prompts in registration order, read-only (shared by every view); change with `registerPrompt` / `removePrompt`. */
+  readonly prompts: PromptRegistryView;
+  /** In-memory / computed resources and resource templates, read-only (shared by every view). */
+  readonly resources: ResourceRegistryView;
+  readonly #store: DocumentStore;
+  readonly #prompts = new PromptRegistry();
+  readonly #resources = new ResourceRegistry();
+  readonly #uris: UriResolver;
   /** Toolkit diagnostics go here (stderr by default). */
   protected readonly logger: Logger;
   /** Every live view plus other change sinks; changes fan out through it. */
@@ -104,7 +120,12 @@ export abstract class BaseMcpServer {
     options: BaseMcpServerOptions = {},
   ) {
     this.logger = options.logger ?? createDefaultLogger();
-    this.documents = options.documents ?? new DocumentStore();
+    this.#store = options.documents ?? new DocumentStore();
+    this.#uris = new UriResolver(this.#resources, this.#store, this.logger);
+    this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
+    this.documents = readOnlyView<DocumentStoreView>(this.#store, DOCUMENTS_VIEW);
+    this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
+    this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
     const onError = (error: unknown) => this.logger.warn({ err: error }, 'MCP view error');
     this.views = new LiveViews(onError);
     this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
@@ -113,9 +134,9 @@ export abstract class BaseMcpServer {
     this.#model = {
       serverInfo,
       registry: this.registry,
-      documents: this.documents,
-      prompts: this.prompts,
-      resources: this.resources,
+      documents: this.#store,
+      prompts: this.#prompts,
+      resources: this.#resources,
       events: this.events,
       pageSize: options.resourcePageSize,
       requestState: createRequestStateCodec<InputState>({
@@ -128,22 +149,8 @@ export abstract class BaseMcpServer {
         return parts.length > 0 ? parts.join('\n\n') : undefined;
       },
     };
-    this.registry.onChange((change) => {
-      if (change.toolsChanged) this.views.toolsChanged();
-      for (const tool of change.added) {
-        this.events.safeEmit('toolRegistered', { tool, enabled: !this.registry.isDisabled(tool.name) });
-      }
-      for (const name of change.toggled) {
-        const enabled = !this.registry.isDisabled(name);
-        this.events.safeEmit('toolToggled', { name, enabled, disabled: this.registry.disabledNames() });
-      }
-    });
-    this.documents.onChange((event) => {
-      if (event.type === 'list_changed') this.views.resourcesChanged();
-      else this.views.resourceUpdated(event.uri);
-    });
-    this.prompts.onChange(() => this.views.promptsChanged());
-    this.resources.onChange(() => this.views.resourcesChanged());
+    fanOutModelChanges(this.#model, this.views, this.events);
+    setViewFactory(this, (context) => this.createFreshMcpServer(context));
   }
 
   /**
@@ -152,12 +159,28 @@ export abstract class BaseMcpServer {
    * A name that is in the disabled set starts disabled. Besides the toolkit's own `Tool` and
    * `ToolPackage`, llm-chat `Tool` / `ToolPackage` objects are accepted as they are (see
    * `toRegistrable`: schema from `toOpenAI()`, a package's `tutorial()` as its instructions).
+   * @returns a {@link ToolHandle} to enable, disable or remove what was registered.
    * @throws DuplicateToolError when a tool name is already registered.
    * @throws InvalidToolError when the item is not a tool or package (the message names
    *   `fromLlmChatTool` / `defineTool`), or a tool's schema cannot be compiled.
    */
-  registerTool(item: RegistrableTool): void {
-    this.registry.register(toRegistrable(item));
+  registerTool(item: RegistrableTool): ToolHandle {
+    const registrable = toRegistrable(item);
+    const tools = this.registry.register(registrable);
+    return createToolHandle(this.registry, tools, registrable.name);
+  }
+
+  /**
+   * Removes a tool by name, or the given `Tool` / every tool of the given `ToolPackage` still
+   * registered, in one change: every connected client gets one `list_changed` (none when only
+   * disabled tools went, as the list it sees did not change). The disabled set keeps the names.
+   * Handles of removed tools become inert (see {@link ToolHandle}). Never throws.
+   * @returns false when nothing was registered to remove.
+   */
+  removeTool(item: string | Tool<never> | ToolPackage): boolean {
+    const candidates =
+      typeof item === 'string' ? [this.registry.get(item)] : item instanceof ToolPackage ? item.tools : [item];
+    return this.registry.remove(candidates.filter((tool): tool is Tool<never> => tool instanceof Tool)).length > 0;
   }
 
   /**
@@ -179,7 +202,7 @@ export abstract class BaseMcpServer {
     this.registry.enable(name);
   }
 
-  /** Every registered tool with its enabled state, in registration order (for a settings UI). */
+  /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();
   }
@@ -188,9 +211,10 @@ export abstract class BaseMcpServer {
    * Registers one file as a resource, read lazily on `resources/read`. The name
    * defaults to the file's basename. Allowed after `start()` (clients get `list_changed`).
    * @throws InvalidPathError (`NOT_A_FILE`) when the path is missing or not a file.
+   * @throws DuplicateResourceError when a resource registered with `registerResource` has the file's URI.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    const document = this.documents.registerDocument(pathOrConfig);
+    const document = this.#store.registerDocument(pathOrConfig);
     this.events.safeEmit('documentRegistered', { document });
     return document;
   }
@@ -200,15 +224,19 @@ export abstract class BaseMcpServer {
    * its path relative to the folder. No match registers nothing. The folder is also exposed
    * as a resource template `file:///<root>/{+path}` whose `path` completes to its documents.
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
+   * @throws DuplicateResourceError when a resource registered with `registerResource` has the URI of a
+   *   file found, or a template registered with `registerResourceTemplate` has the folder's URI template
+   *   (nothing is registered); a file appearing later at a resource's URI is left out with a warning.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
-    const documents = this.documents.registerFolder(pathOrConfig);
+    const root = path.resolve(String((typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig?.path) ?? '')); // the store's key
+    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#store);
+    if (template) this.#uris.assertTemplateFree(template.uriTemplate); // before anything is registered
+    const documents = this.#store.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
-    const root =
-      documents[0]?.root ?? path.resolve(typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig.path); // the store's key
-    if (!this.#folderTemplates.has(root)) {
+    if (template) {
       this.#folderTemplates.add(root);
-      this.resources.registerTemplate(folderTemplate(root, this.documents));
+      this.#resources.registerTemplate(template);
     }
     return documents;
   }
@@ -228,13 +256,13 @@ export abstract class BaseMcpServer {
   registerPrompt(config: PromptSpec<Record<string, string>>): Prompt<Record<string, string>>;
   registerPrompt(prompt: Prompt<never> | PromptSpec<never>): Prompt<never> {
     const item = prompt instanceof Prompt ? prompt : definePrompt(prompt);
-    this.prompts.register(item);
+    this.#prompts.register(item);
     return item;
   }
 
   /** Removes a prompt; clients get `list_changed`. Returns false (and sends nothing) for an unknown name. */
   removePrompt(name: string): boolean {
-    return this.prompts.remove(name);
+    return this.#prompts.remove(name);
   }
 
   /**
@@ -245,8 +273,8 @@ export abstract class BaseMcpServer {
    * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
    */
   registerResource(config: ResourceConfig): RegisteredResource {
-    if (this.documents.get(config.uri)) throw new DuplicateResourceError(config.uri);
-    return this.resources.register(config);
+    if (typeof config?.uri === 'string') this.#uris.assertResourceFree(config.uri);
+    return this.#resources.register(config);
   }
 
   /**
@@ -263,7 +291,7 @@ export abstract class BaseMcpServer {
 
   /** Removes the resource at `uri`; clients get `list_changed`. False for an unknown URI. */
   removeResource(uri: string): boolean {
-    return this.resources.remove(uri);
+    return this.#resources.remove(uri);
   }
 
   /**
@@ -275,12 +303,13 @@ export abstract class BaseMcpServer {
    * @throws InvalidResourceError for a malformed template or configuration.
    */
   registerResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
-    return this.resources.registerTemplate(config);
+    if (typeof config?.uriTemplate === 'string') this.#uris.assertTemplateFree(config.uriTemplate);
+    return this.#resources.registerTemplate(config);
   }
 
   /** Removes the template registered with this URI template; clients get `list_changed`. False when unknown. */
   removeResourceTemplate(uriTemplate: string): boolean {
-    return this.resources.removeTemplate(uriTemplate);
+    return this.#resources.removeTemplate(uriTemplate);
   }
 
   /**
@@ -304,7 +333,7 @@ export abstract class BaseMcpServer {
    *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
    */
   async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {
-    return readResource(this, uri, () => context ?? localRequestContext());
+    return readResource(this.#model, uri, () => context ?? localRequestContext());
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
@@ -330,7 +359,7 @@ export abstract class BaseMcpServer {
       await this.closeTransport();
     } finally {
       await this.views.closeAll();
-      await this.documents.close();
+      await this.#store.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }

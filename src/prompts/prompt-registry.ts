@@ -9,6 +9,9 @@ export interface PromptRegistryChange {
   readonly removed: readonly string[];
 }
 
+/** The read side of the prompt model, as `server.prompts` exposes it (changes go through `registerPrompt` / `removePrompt`). */
+export type PromptRegistryView = Pick<PromptRegistry, 'get' | 'prompts' | 'size' | 'list' | 'onChange'>;
+
 /**
  * The prompt model: every registered prompt in registration order. It knows no servers; views
  * read it on every request and the server listens to {@link PromptRegistry.onChange} to send

@@ -2,10 +2,12 @@ import { DuplicateToolError, InvalidToolError } from '../errors.js';
 import type { ListedTool, Tool } from './tool.js';
 import { ToolPackage } from './tool-package.js';
 
-/** One row of {@link ToolRegistry.snapshot}: a tool and whether it is enabled (for settings UIs). */
+/** One row of {@link ToolRegistry.snapshot}: a tool, whether it is enabled, and its package (for settings UIs). */
 export interface ToolState {
   readonly tool: Tool<never>;
   readonly enabled: boolean;
+  /** `name` of the {@link ToolPackage} it was registered with; undefined for a lone tool or an unnamed package. */
+  readonly packageName?: string;
 }
 
 /** What changed in the registry; `toolsChanged` is true when the visible tool list changed. */
@@ -13,8 +15,40 @@ export interface RegistryChange {
   readonly toolsChanged: boolean;
   /** Tools added by this change (registration). */
   readonly added: readonly Tool<never>[];
+  /** Tools removed by this change. */
+  readonly removed: readonly Tool<never>[];
   /** Names whose enabled state flipped. */
   readonly toggled: readonly string[];
+}
+
+/**
+ * The read side of the tool model, as `server.tools` exposes it: every method only reads.
+ * Changes go through the server (`registerTool`, `removeTool`, `setDisabledTools`, ...).
+ */
+export interface ToolRegistryView {
+  /** The tool registered under this name, enabled or not. */
+  get(name: string): Tool<never> | undefined;
+  /** True when `name` is registered and not disabled. */
+  isEnabled(name: string): boolean;
+  /** True when `name` is in the disabled set (registered or not). */
+  isDisabled(name: string): boolean;
+  /** The disabled set, sorted (for persisting it). */
+  disabledNames(): string[];
+  /** Every registered tool with its enabled state and package name, in registration order (frozen rows). */
+  snapshot(): readonly ToolState[];
+  /** Every registered tool in registration order. */
+  tools(): readonly Tool<never>[];
+  /** Number of registered tools. */
+  readonly size: number;
+  /** Calls `listener` after each change; returns an unsubscribe function. */
+  onChange(listener: (change: RegistryChange) => void): () => void;
+}
+
+interface Entry {
+  readonly tool: Tool<never>;
+  readonly packageName?: string;
+  /** The package's instructions entry this tool keeps alive (removed with its package's last tool). */
+  readonly instructions?: { text: string; tools: number };
 }
 
 /**
@@ -23,18 +57,20 @@ export interface RegistryChange {
  * {@link ToolRegistry.onChange} to tell their clients.
  *
  * Disabled names need not be registered: a name disabled first and registered later
- * starts disabled. Listeners fire once per call that changed what clients see.
+ * starts disabled, and removing a tool leaves its name in the disabled set (it is a
+ * preference, not an inventory). Listeners fire once per call that changed something.
  */
-export class ToolRegistry {
-  readonly #tools = new Map<string, Tool<never>>();
+export class ToolRegistry implements ToolRegistryView {
+  readonly #tools = new Map<string, Entry>();
   readonly #disabled = new Set<string>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
-  readonly #instructions: string[] = [];
+  readonly #instructions: Array<{ text: string; tools: number }> = [];
   #enabledListCache?: readonly ListedTool[];
   #accessRules = 0;
 
   /**
    * Adds a tool or every tool of a package, all-or-nothing.
+   * @returns the tools added, in order.
    * @throws DuplicateToolError when a name is already registered (or repeated inside the package).
    * @throws InvalidToolError when a tool's schemas cannot be compiled.
    */
@@ -49,13 +85,39 @@ export class ToolRegistry {
       seen.add(tool.name);
       tool.compiled(); // fail now, not at the first tools/list
     }
+    const packageName = item instanceof ToolPackage ? item.name : undefined;
+    const instructions =
+      item instanceof ToolPackage && item.instructions && tools.length > 0
+        ? { text: item.instructions, tools: tools.length }
+        : undefined;
+    if (instructions) this.#instructions.push(instructions);
     for (const tool of tools) {
-      this.#tools.set(tool.name, tool);
+      this.#tools.set(tool.name, { tool, packageName, instructions });
       if (tool.canAccess) this.#accessRules += 1;
     }
-    if (item instanceof ToolPackage && item.instructions) this.#instructions.push(item.instructions);
-    if (tools.length > 0) this.#changed({ added: tools, toggled: [] });
+    if (tools.length > 0) this.#changed({ added: tools, removed: [], toggled: [] });
     return tools;
+  }
+
+  /**
+   * Removes these exact tool objects (a tool registered again under the same name by someone
+   * else is left alone), in one change. A package's instructions go with its last tool.
+   * @returns the tools removed (empty when none of them was registered).
+   */
+  remove(tools: Iterable<Tool<never>>): readonly Tool<never>[] {
+    const removed: Tool<never>[] = [];
+    for (const tool of tools) {
+      const entry = this.#tools.get(tool.name);
+      if (entry?.tool !== tool) continue;
+      this.#tools.delete(tool.name);
+      removed.push(tool);
+      if (tool.canAccess) this.#accessRules -= 1;
+      if (entry.instructions && --entry.instructions.tools === 0) {
+        this.#instructions.splice(this.#instructions.indexOf(entry.instructions), 1);
+      }
+    }
+    if (removed.length > 0) this.#changed({ added: [], removed, toggled: [] });
+    return removed;
   }
 
   /** True when some registered tool has a `canAccess` rule (listing must then filter per caller). */
@@ -63,17 +125,18 @@ export class ToolRegistry {
     return this.#accessRules > 0;
   }
 
-  /** The tool with this name, enabled or not. */
   get(name: string): Tool<never> | undefined {
-    return this.#tools.get(name);
+    return this.#tools.get(name)?.tool;
   }
 
-  /** True when `name` is registered and not disabled. */
+  get size(): number {
+    return this.#tools.size;
+  }
+
   isEnabled(name: string): boolean {
     return this.#tools.has(name) && !this.#disabled.has(name);
   }
 
-  /** True when `name` is in the disabled set (registered or not). */
   isDisabled(name: string): boolean {
     return this.#disabled.has(name);
   }
@@ -85,53 +148,53 @@ export class ToolRegistry {
     const toggled = [...this.#tools.keys()].filter((name) => this.#disabled.has(name) !== next.has(name));
     this.#disabled.clear();
     for (const name of next) this.#disabled.add(name);
-    if (toggled.length > 0) this.#changed({ added: [], toggled });
+    if (toggled.length > 0) this.#changed({ added: [], removed: [], toggled });
   }
 
   /** Adds `name` to the disabled set. Never throws; no change event when nothing visible changed. */
   disable(name: string): void {
     if (this.#disabled.has(name)) return;
     this.#disabled.add(name);
-    if (this.#tools.has(name)) this.#changed({ added: [], toggled: [name] });
+    if (this.#tools.has(name)) this.#changed({ added: [], removed: [], toggled: [name] });
   }
 
   /** Removes `name` from the disabled set. Never throws; no change event when nothing visible changed. */
   enable(name: string): void {
     if (!this.#disabled.delete(name)) return;
-    if (this.#tools.has(name)) this.#changed({ added: [], toggled: [name] });
+    if (this.#tools.has(name)) this.#changed({ added: [], removed: [], toggled: [name] });
   }
 
-  /** The disabled set, sorted (for persisting it). */
   disabledNames(): string[] {
     return [...this.#disabled].sort();
   }
 
-  /** Every registered tool with its enabled state, in registration order (read-only). */
   snapshot(): readonly ToolState[] {
     return Object.freeze(
-      [...this.#tools.values()].map((tool) => Object.freeze({ tool, enabled: !this.#disabled.has(tool.name) })),
+      [...this.#tools.values()].map(({ tool, packageName }) =>
+        Object.freeze({ tool, enabled: !this.#disabled.has(tool.name), packageName }),
+      ),
     );
   }
 
-  /** Every registered tool in registration order. */
   tools(): readonly Tool<never>[] {
-    return [...this.#tools.values()];
+    return [...this.#tools.values()].map((entry) => entry.tool);
   }
 
   /** `tools/list` entries of the enabled tools; cached until the next change, so listing is O(1). */
   listEnabled(): readonly ListedTool[] {
     this.#enabledListCache ??= Object.freeze(
-      [...this.#tools.values()].filter((tool) => !this.#disabled.has(tool.name)).map((tool) => tool.compiled().listed),
+      this.tools()
+        .filter((tool) => !this.#disabled.has(tool.name))
+        .map((tool) => tool.compiled().listed),
     );
     return this.#enabledListCache;
   }
 
   /** Instructions texts of the registered packages, in registration order. */
   instructions(): readonly string[] {
-    return this.#instructions;
+    return this.#instructions.map((entry) => entry.text);
   }
 
-  /** Calls `listener` after each change; returns an unsubscribe function. */
   onChange(listener: (change: RegistryChange) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -139,7 +202,8 @@ export class ToolRegistry {
 
   #changed(change: Omit<RegistryChange, 'toolsChanged'>): void {
     this.#enabledListCache = undefined;
-    const visible = change.toggled.length > 0 || change.added.some((tool) => !this.#disabled.has(tool.name));
+    const shown = (tool: Tool<never>) => !this.#disabled.has(tool.name);
+    const visible = change.toggled.length > 0 || change.added.some(shown) || change.removed.some(shown);
     const event: RegistryChange = { ...change, toolsChanged: visible };
     for (const listener of [...this.#listeners]) listener(event);
   }

@@ -1,4 +1,10 @@
-import type { AuthInfo, Icon, ToolAnnotations } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  CallToolResult,
+  Icon,
+  StandardSchemaWithJSON,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
@@ -117,6 +123,21 @@ export interface ToolSpec<Args> extends ToolDefinition {
   execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;
 }
 
+/** What `execute` returns for an `outputSchema` of type `O`: its structured value (sent as `structuredContent`) or a full result. */
+export type ToolOutput<O> = [O] extends [StandardSchemaWithJSON]
+  ? StandardSchemaWithJSON.InferInput<O> | CallToolResult
+  : ToolReturn;
+
+/**
+ * The spec {@link defineTool} infers from: `Args` comes from a Standard Schema `inputSchema`
+ * (zod 4 etc.), and with a Standard Schema `outputSchema` of type `O`, `execute` must return a
+ * value of that schema's input type (or a full `CallToolResult`).
+ */
+export type TypedToolSpec<Args, O> = Omit<ToolDefinition, 'outputSchema'> & {
+  outputSchema?: O;
+  execute(args: Args, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
+};
+
 class FunctionTool<Args> extends Tool<Args> {
   readonly #run: ToolSpec<Args>['execute'];
   constructor(spec: ToolSpec<Args>) {
@@ -129,17 +150,26 @@ class FunctionTool<Args> extends Tool<Args> {
 }
 
 /**
- * Creates a {@link Tool} from a plain object, typing `args` from a zod schema.
+ * Creates a {@link Tool} from a plain object. With a Standard Schema `inputSchema` (zod 4,
+ * ArkType, ...), `execute`'s arguments are typed from it; with a Standard Schema `outputSchema`,
+ * its return value is checked against it. With a plain JSON Schema, give the argument type
+ * explicitly: `defineTool<{ a: number }>({ inputSchema: { type: 'object', ... }, ... })`.
  *
  * ```ts
  * const add = defineTool({
  *   name: 'add',
  *   inputSchema: z.object({ a: z.number(), b: z.number() }),
- *   execute: ({ a, b }) => String(a + b),
+ *   execute: ({ a, b }) => String(a + b), // a: number, b: number
  * });
  * ```
  * @throws InvalidToolError as the {@link Tool} constructor does.
  */
-export function defineTool<Args = Record<string, unknown>>(spec: ToolSpec<Args>): Tool<Args> {
+export function defineTool<I extends StandardSchemaWithJSON, O extends ToolSchema | undefined = ToolSchema | undefined>(
+  spec: TypedToolSpec<StandardSchemaWithJSON.InferOutput<I>, O> & { inputSchema: I },
+): Tool<StandardSchemaWithJSON.InferOutput<I>>;
+export function defineTool<Args = Record<string, unknown>, O extends ToolSchema | undefined = ToolSchema | undefined>(
+  spec: TypedToolSpec<NoInfer<Args>, O>,
+): Tool<Args>;
+export function defineTool<Args>(spec: ToolSpec<Args>): Tool<Args> {
   return new FunctionTool(spec);
 }

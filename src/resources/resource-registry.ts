@@ -18,6 +18,16 @@ export interface ResourceRegistryChange {
 }
 
 /**
+ * The read side of the resource model, as `server.resources` exposes it. Changes go through the
+ * server (`registerResource`, `registerResourceTemplate`, ...), which checks URIs across resources,
+ * templates and documents.
+ */
+export type ResourceRegistryView = Pick<
+  ResourceRegistry,
+  'get' | 'getTemplate' | 'match' | 'templates' | 'list' | 'listTemplates' | 'onChange'
+>;
+
+/**
  * The model of in-memory / computed resources and resource templates, in registration order.
  * It knows no servers (file documents live in `DocumentStore`). Views read it on every request;
  * the server listens to {@link ResourceRegistry.onChange} to send

@@ -100,6 +100,23 @@ export function runContractSuite(target: ContractTarget): void {
       expect(client.toolsChanged.count).toBe(1);
     });
 
+    it('removing a tool or a whole package after start: one list_changed each, the tools are gone', async () => {
+      await open();
+      await session.control.registerTool('temp');
+      await client.toolsChanged.waitFor(1);
+      expect(await client.toolNames()).toContain('temp');
+      await session.control.removeTool('temp');
+      await client.toolsChanged.waitFor(2);
+      expect(await client.toolNames()).not.toContain('temp');
+      await expect(client.callTool('temp', { text: 'x' })).rejects.toThrow(/Unknown tool "temp"/);
+      await session.control.removeTool('temp'); // nothing left to remove: no notification
+      await session.control.registerAndRemovePackage(['pkg_a', 'pkg_b']); // registered, then removed
+      await client.toolsChanged.waitFor(4);
+      expect((await client.toolNames()).sort()).toEqual(['add', 'echo', 'fail']);
+      await settle();
+      expect(client.toolsChanged.count).toBe(4);
+    });
+
     it('a document registered after start is listed and clients are told', async () => {
       await open();
       const extra = path.join(docs, `extra-${kind}.txt`);

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 // The built package, like the stdio target's child process: the contract is checked on what ships.
 import { HttpMcpServer } from '../../dist/index.js';
 import { extraPrompt, registerFixturePrompts } from '../fixtures/fixture-prompts.mjs';
-import { echoTool, fixtureTools } from '../fixtures/fixture-tools.mjs';
+import { echoTool, fixtureTools, packageRoundTrip } from '../fixtures/fixture-tools.mjs';
 import { connectClient, type ClientKind } from '../support/clients.js';
 import type { ContractSession, ContractTarget, ServerControl } from './target.js';
 
@@ -13,7 +13,9 @@ function directControl(server: HttpMcpServer, setStatus: (text: string) => void)
     disable: async (name) => server.disableTool(name),
     enable: async (name) => server.enableTool(name),
     setDisabled: async (names) => server.setDisabledTools(names),
-    registerTool: async (name) => server.registerTool(echoTool(name)),
+    registerTool: async (name) => void server.registerTool(echoTool(name)),
+    removeTool: async (name) => void server.removeTool(name),
+    registerAndRemovePackage: async (names) => packageRoundTrip(server, names),
     registerDocument: async (path) => void server.registerDocument(path),
     sendResourceUpdated: async (uri) => server.sendResourceUpdated(uri),
     updateStatus: async (text) => {

@@ -11,7 +11,7 @@ const FIXTURE = fileURLToPath(new URL('../fixtures/stdio-fixture.mjs', import.me
 function controlPort(stderr: Readable): Promise<number> {
   return new Promise((resolve, reject) => {
     let buffered = '';
-    const timer = setTimeout(() => reject(new Error(`fixture printed no control port; stderr: ${buffered}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`fixture printed no control port; stderr: ${buffered}`)), 30_000);
     stderr.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /CONTROL_PORT=(\d+)/.exec(buffered);
@@ -33,6 +33,8 @@ function httpControl(port: number): ServerControl {
     enable: (name) => call('enable', { name }),
     setDisabled: (names) => call('set-disabled', { names: names.join(',') }),
     registerTool: (name) => call('register-tool', { name }),
+    removeTool: (name) => call('remove-tool', { name }),
+    registerAndRemovePackage: (names) => call('package-round-trip', { names: names.join(',') }),
     registerDocument: (path) => call('register-document', { path }),
     sendResourceUpdated: (uri) => call('send-resource-updated', { uri }),
     updateStatus: (text) => call('update-status', { text }),

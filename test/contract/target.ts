@@ -7,6 +7,10 @@ export interface ServerControl {
   setDisabled(names: string[]): Promise<void>;
   /** Registers an extra echo-like tool named `name` on the running server. */
   registerTool(name: string): Promise<void>;
+  /** Removes the tool `name` (`server.removeTool(name)`). */
+  removeTool(name: string): Promise<void>;
+  /** Registers echo-like tools `names` as one package and removes the package through its handle. */
+  registerAndRemovePackage(names: string[]): Promise<void>;
   /** Registers one more document on the running server. */
   registerDocument(path: string): Promise<void>;
   // Prompts and resources (optional: a target without them skips those contract tests).

@@ -55,7 +55,8 @@ describe('HttpMcpServer legacy sessions', () => {
 
   it('reaps abandoned sessions after the idle timeout, but never one with an open stream', async () => {
     const events: HttpSessionEvent[] = [];
-    server = await startServer({ sessionIdleTimeoutMs: 150, onSessionEvent: (event) => events.push(event) });
+    // Long enough that four sessions open before the first is reaped, even on a loaded machine.
+    server = await startServer({ sessionIdleTimeoutMs: 2_000, onSessionEvent: (event) => events.push(event) });
     const { url } = server.address;
     const abandoned = await Promise.all([openSession(url), openSession(url), openSession(url)]);
     const listening = await openSession(url);
@@ -63,7 +64,7 @@ describe('HttpMcpServer legacy sessions', () => {
     expect(stream.status).toBe(200);
     expect(server.sessionCount).toBe(4);
 
-    await until(() => server!.sessionCount === 1, 'the idle sessions to be reaped', 3_000);
+    await until(() => server!.sessionCount === 1, 'the idle sessions to be reaped', 15_000);
     expect(server.listSessions().map((session) => session.id)).toEqual([listening]);
     for (const id of abandoned) expect((await listTools(url, id)).status).toBe(404);
     const reaped = events.filter((event) => event.type === 'closed');
@@ -71,7 +72,7 @@ describe('HttpMcpServer legacy sessions', () => {
 
     // Once its stream is gone, the listening session idles out too.
     await stream.body?.cancel();
-    await until(() => server!.sessionCount === 0, 'the last session to be reaped', 3_000);
+    await until(() => server!.sessionCount === 0, 'the last session to be reaped', 15_000);
   });
 
   it('refuses a new session with 503 and Retry-After at the cap (policy reject)', async () => {

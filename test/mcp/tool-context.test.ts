@@ -83,6 +83,7 @@ describe.each(eras)('tool context on the %s era', (era) => {
     server = new InMemoryServer();
     const outputSchema = z.object({ total: z.number() });
     server.registerTool(defineTool({ name: 'good', outputSchema, execute: () => ({ total: 3 }) }));
+    // @ts-expect-error defineTool types execute's result from outputSchema; this checks the runtime guard too.
     server.registerTool(defineTool({ name: 'bad', outputSchema, execute: () => ({ total: 'three' }) }));
     const client = await server.connect(era);
     const good = await client.callTool({ name: 'good', arguments: {} });

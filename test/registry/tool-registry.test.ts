@@ -65,9 +65,37 @@ describe('ToolRegistry', () => {
     registry.enable('nobody');
     expect(listener).toHaveBeenCalledTimes(2);
     registry.enable('a');
-    expect(listener).toHaveBeenLastCalledWith({ added: [], toggled: ['a'], toolsChanged: true });
+    expect(listener).toHaveBeenLastCalledWith({ added: [], removed: [], toggled: ['a'], toolsChanged: true });
     registry.register(tool('ghost')); // starts disabled: nothing visible changed
     expect(listener).toHaveBeenLastCalledWith(expect.objectContaining({ toolsChanged: false }));
+  });
+
+  it('removes exact tool objects in one change; package names and instructions follow their tools', () => {
+    const registry = new ToolRegistry();
+    const listener = vi.fn();
+    const [a, b, c] = [tool('a'), tool('b'), tool('c')];
+    registry.register(new ToolPackage([a, b], { name: 'pair', instructions: 'Use a with b.' }));
+    registry.register(c);
+    expect(registry.snapshot().map((row) => [row.tool.name, row.packageName])).toEqual([
+      ['a', 'pair'],
+      ['b', 'pair'],
+      ['c', undefined],
+    ]);
+    registry.onChange(listener);
+    expect(registry.remove([tool('c')])).toEqual([]); // same name, another object: left alone
+    expect(listener).not.toHaveBeenCalled();
+    expect(registry.remove([a])).toEqual([a]);
+    expect(registry.instructions()).toEqual(['Use a with b.']); // the package still has b
+    expect(registry.remove([a, b])).toEqual([b]);
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(listener).toHaveBeenLastCalledWith({ added: [], removed: [b], toggled: [], toolsChanged: true });
+    expect(registry.instructions()).toEqual([]);
+    expect(registry.tools()).toEqual([c]);
+    registry.disable('c');
+    registry.remove([c]); // a disabled tool leaves: nothing visible changed, the name stays disabled
+    expect(listener).toHaveBeenLastCalledWith(expect.objectContaining({ removed: [c], toolsChanged: false }));
+    expect(registry.disabledNames()).toEqual(['c']);
+    expect(registry.size).toBe(0);
   });
 
   it('caches the enabled list until the next change', () => {

@@ -36,15 +36,13 @@ function wireSchema(schema: ElicitOptions['requestedSchema']): ElicitRequestForm
  * Builds the {@link ToolContext} for one `tools/call` from the SDK's handler context.
  * Client info comes from the modern envelope when present, else from the legacy handshake.
  * `rounds` is set on the 2026-07-28 era, where elicitation and sampling are input-required rounds.
- * `signal` may be a getter, called when the tool first reads `context.signal` (see CallAbort).
  */
 export function buildToolContext(
   server: Server,
   ctx: ServerContext,
-  signal: AbortSignal | (() => AbortSignal),
+  signal: AbortSignal,
   rounds: InputRounds | undefined,
 ): ToolContext {
-  const abortSignal = typeof signal === 'function' ? signal : () => signal;
   const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
   const progressToken = ctx.mcpReq._meta?.progressToken;
   const capabilities =
@@ -63,9 +61,7 @@ export function buildToolContext(
     }
   };
   return {
-    get signal() {
-      return abortSignal();
-    },
+    signal,
     requestId: ctx.mcpReq.id,
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
@@ -84,18 +80,18 @@ export function buildToolContext(
       if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
       return ctx.mcpReq.elicitInput(
         { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
-        { signal: abortSignal() },
+        { signal },
       );
     },
     async sample(params, options): Promise<CreateMessageResult> {
       require('sampling');
       if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
-      return (await ctx.mcpReq.requestSampling(params, { signal: abortSignal() })) as CreateMessageResult;
+      return (await ctx.mcpReq.requestSampling(params, { signal })) as CreateMessageResult;
     },
     async listRoots(options): Promise<ListRootsResult> {
       require('roots');
       if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
-      return ctx.mcpReq.send({ method: 'roots/list' }, { signal: abortSignal() });
+      return ctx.mcpReq.send({ method: 'roots/list' }, { signal });
     },
   };
 }

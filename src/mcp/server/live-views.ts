@@ -41,11 +41,6 @@ export class LiveViews {
     return () => this.#sinks.delete(sink);
   }
 
-  /** Number of live views. */
-  get size(): number {
-    return this.#views.size;
-  }
-
   toolsChanged(): void {
     this.#fanOut(
       (view) => view.sendToolListChanged(),

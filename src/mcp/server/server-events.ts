@@ -21,6 +21,8 @@ export interface ServerEventMap {
   stopped: [];
   /** A tool was registered (also after `start()`). */
   toolRegistered: [{ tool: Tool<never>; enabled: boolean }];
+  /** A tool was removed (`removeTool`, or a handle's `remove()`). */
+  toolRemoved: [{ tool: Tool<never> }];
   /** A tool's enabled state flipped; `disabled` is the whole disabled set afterwards (persist it). */
   toolToggled: [{ name: string; enabled: boolean; disabled: string[] }];
   /** A document was registered (each file of a folder registration, too). */

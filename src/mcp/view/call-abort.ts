@@ -13,12 +13,10 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * sizeable part of a whole stdio `tools/call`. So the request's signal is listened to only
  * once `execute` has returned a pending promise (a synchronous `execute` cannot be
  * interrupted: nothing aborts while it runs), and the race is settled directly by
- * {@link abort} rather than by a second listener on the tool's own signal. The tool's own
- * `AbortController` is made only when something reads {@link signal}: most tools never do.
+ * {@link abort} rather than by a second listener on the tool's own signal.
  */
 export class CallAbort {
-  #controller?: AbortController;
-  #reason?: ToolCallAbortedError;
+  readonly #controller = new AbortController();
   readonly #upstream: AbortSignal;
   readonly #upstreamReason: () => ToolCallAbortedError;
   #onUpstream?: () => void;
@@ -36,18 +34,13 @@ export class CallAbort {
 
   /** The tool's `context.signal`. */
   get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#reason) this.#controller.abort(this.#reason);
-    }
     return this.#controller.signal;
   }
 
   /** Aborts the call with `reason` unless it was already aborted. */
   abort(reason: ToolCallAbortedError): void {
-    if (this.#reason) return;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
+    if (this.#controller.signal.aborted) return;
+    this.#controller.abort(reason);
     this.#reject?.(reason);
   }
 

@@ -51,7 +51,7 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
       : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),
   );
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
-  const context = buildToolContext(deps.server, ctx, () => abort.signal, rounds);
+  const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
 
   const done = beginCall(deps.server, ctx.mcpReq.id);
   const started = performance.now();

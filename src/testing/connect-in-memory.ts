@@ -1,0 +1,73 @@
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
+import { InMemoryTransport, type Implementation } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { BaseMcpServer } from '../mcp/mcp-server.js';
+import { viewFactoryOf } from '../mcp/server/view-factory.js';
+
+/** Options of {@link connectInMemory}. */
+export interface ConnectInMemoryOptions {
+  /**
+   * Protocol era the client speaks: `'legacy'` (the `initialize` handshake of 2025-11-25 and
+   * earlier, as Claude Desktop and the v1 SDK do) or `'2026-07-28'` (stateless requests with
+   * `_meta`; list changes arrive only on a `client.listen(...)` stream). Default `'legacy'`.
+   */
+  era?: 'legacy' | '2026-07-28';
+  /** The client's `clientInfo`. Default `{ name: 'mcp-toolkit-test', version: '0.0.0' }`. */
+  clientInfo?: Implementation;
+  /**
+   * More options for the SDK `Client` (e.g. `capabilities: { elicitation: {} }` to answer
+   * `context.elicit()`); `versionNegotiation` is set from `era`.
+   */
+  clientOptions?: ClientOptions;
+}
+
+/** A connected client and how to end the connection. */
+export interface InMemoryConnection {
+  /** The official SDK v2 client (`@modelcontextprotocol/client`), connected and past its opening. */
+  readonly client: Client;
+  /**
+   * Closes the client and the server side of this connection (its view leaves the server's
+   * live views; per-session tools are disposed). Idempotent. The server itself keeps running:
+   * stop it with `server.stop()`.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects an official MCP SDK v2 client to `server` over the SDK's in-memory transport, the
+ * way a stdio client would connect (same view, same era pinning through the SDK's `serveStdio`),
+ * without starting the server's own transport. For app tests: fast, no process, no port.
+ *
+ * Requires the peer dependency `@modelcontextprotocol/client` (install it as a dev dependency).
+ * Import it from `mcp-toolkit/testing`, so the main entry never loads the client SDK.
+ *
+ * ```ts
+ * const { client, close } = await connectInMemory(server, { era: '2026-07-28' });
+ * const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+ * await close();
+ * ```
+ * @throws TypeError when `server` is not a toolkit server; whatever the client's opening
+ *   throws (e.g. a protocol version the server refuses).
+ */
+export async function connectInMemory(
+  server: BaseMcpServer,
+  options: ConnectInMemoryOptions = {},
+): Promise<InMemoryConnection> {
+  const createView = viewFactoryOf(server);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const served = serveStdio((context) => createView(context), { transport: serverSide });
+  const era = options.era ?? 'legacy';
+  const client = new Client(options.clientInfo ?? { name: 'mcp-toolkit-test', version: '0.0.0' }, {
+    ...options.clientOptions,
+    versionNegotiation: { mode: era === '2026-07-28' ? { pin: '2026-07-28' } : 'legacy' },
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= Promise.allSettled([client.close(), served.close()]).then(() => undefined));
+  try {
+    await client.connect(clientSide);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, close };
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { StdioMcpServer, Tool, defineTool } from '../../src/index.js';
+import { connectInMemory, type InMemoryConnection } from '../../src/testing/index.js';
+import { silentLogger } from '../support/in-memory.js';
+
+class Scratch extends Tool {
+  disposed = 0;
+  constructor() {
+    super({ name: 'scratch' });
+  }
+  execute() {
+    return 'scratch';
+  }
+  dispose() {
+    this.disposed += 1;
+  }
+}
+
+let server: StdioMcpServer;
+let connection: InMemoryConnection | undefined;
+afterEach(async () => {
+  await connection?.close();
+  await server?.stop();
+});
+
+describe.each(['legacy', '2026-07-28'] as const)('connectInMemory on the %s era', (era) => {
+  it('connects an SDK client to a server that was never started, and closes cleanly', async () => {
+    const sessions: Scratch[] = [];
+    server = new StdioMcpServer(
+      { name: 'app', version: '1.0.0' },
+      { logger: silentLogger(), sessionTools: () => [sessions[sessions.push(new Scratch()) - 1]!] },
+    );
+    server.registerTool(
+      defineTool({ name: 'greet', inputSchema: z.object({ name: z.string() }), execute: ({ name }) => `Hi ${name}` }),
+    );
+    connection = await connectInMemory(server, { era });
+    const { client } = connection;
+    expect(client.getServerVersion()?.name).toBe('app');
+    expect(client.getNegotiatedProtocolVersion()).toBe(era === 'legacy' ? '2025-11-25' : '2026-07-28');
+    const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'Hi Ada' }]);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['greet', 'scratch']);
+
+    // Changes reach the client: unsolicited on legacy, on a listen stream on 2026-07-28.
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/tools/list_changed', async () => resolve()),
+    );
+    if (era === '2026-07-28') await client.listen({ toolsListChanged: true });
+    server.disableTool('greet');
+    await changed;
+
+    await connection.close();
+    await connection.close(); // idempotent
+    connection = undefined;
+    expect(sessions.map((tool) => tool.disposed)).toEqual([1]); // the session's view closed
+  });
+});
+
+it('rejects an object that is not a toolkit server', async () => {
+  await expect(connectInMemory({} as never)).rejects.toThrow(TypeError);
+});
