@@ -1,7 +1,8 @@
 /* global console, performance, process, setTimeout, clearTimeout */
 // Document layer at scale: registerFolder over a 10,000-file tree (median of a few runs, no content
 // read), the memory it takes, list(), the first and a warm search over the tree, and cold vs warm
-// reads of a generated 100-page PDF (the converted-content cache).
+// reads of a generated 100-page PDF (the converted-content cache), and the conversion pool against
+// inline conversion (bench/lib/documents-pool.mjs: cold/repeat reads, pool overhead, event-loop gap).
 //
 //   npm run bench:documents            (builds, then: node --expose-gc bench/documents-scale.mjs)
 //   node --expose-gc bench/documents-scale.mjs [files=10000] [runs=5]
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { DocumentSearchIndex, DocumentStore } from '../dist/index.js';
+import { poolRows } from './lib/documents-pool.mjs';
 
 const [FILES = 10_000, RUNS = 5] = process.argv[2] === '--memory' ? [] : process.argv.slice(2).map(Number);
 const TIME_LIMIT_MS = 180_000;
@@ -135,7 +137,7 @@ async function main(tmp) {
   const coldCopy = await timed(() => pdfStore.read(copyUri));
   const warm = [];
   for (let i = 0; i < WARM_READS; i += 1) warm.push((await timed(() => pdfStore.read(uri))).ms);
-  const [content] = cold.result;
+  const [content] = await pdfStore.readFull(uri);
   const pages = (content.text.match(/^--- page \d+ ---$/gm) ?? []).length;
   if (pages !== 100) throw new Error(`the converted PDF has ${pages} pages, expected 100`);
   rows.push([
@@ -149,7 +151,7 @@ async function main(tmp) {
   ]);
   rows.push(['100-page PDF, warm `read`, slowest of those', `${ms(Math.max(...warm))} ms`]);
   await pdfStore.close();
-  return rows;
+  return { rows, pool: await poolRows(tmp) };
 }
 
 /** `--memory ROOT`: in this fresh process, RSS and heap growth from registering ROOT (JSON on stdout). */
@@ -177,13 +179,16 @@ const limit = setTimeout(() => {
   cleanup().finally(() => process.exit(1));
 }, TIME_LIMIT_MS);
 try {
-  const rows = await main(tmp);
+  const { rows, pool } = await main(tmp);
   console.log(
     `Node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), ${os.platform()}`,
   );
   console.log(`gc between steps: ${typeof globalThis.gc === 'function' ? 'yes' : 'no (run with --expose-gc)'}\n`);
   console.log('| measure | result |\n| --- | ---: |');
   for (const [what, value] of rows) console.log(`| ${what} | ${value} |`);
+  console.log(`\nConversion pool (#10), load average ${os.loadavg()[0].toFixed(1)}:\n`);
+  console.log('| measure | before (inline) | after (pool) |\n| --- | ---: | ---: |');
+  for (const [what, before, after] of pool) console.log(`| ${what} | ${before} | ${after} |`);
 } finally {
   clearTimeout(limit);
   await cleanup();

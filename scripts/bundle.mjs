@@ -28,6 +28,9 @@ const input = Object.fromEntries(
   }),
 );
 
+// The conversion worker is loaded by path by worker threads (src/converters/pool/worker-module.ts).
+input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.ts';
+
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
 await build({
   cwd: root,

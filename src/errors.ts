@@ -20,6 +20,7 @@ export type ToolkitErrorCode =
   | 'RESOURCE_NOT_FOUND'
   | 'RESOURCE_TOO_LARGE'
   | 'CONVERSION_FAILED'
+  | 'CONVERSION_LIMIT'
   | 'SERVER_STATE'
   | 'UNAUTHENTICATED'
   | 'TOOL_CALL_ABORTED'
@@ -174,12 +175,44 @@ export type DocumentNotFoundError = ResourceNotFoundError;
  */
 export class DocumentReadError extends ToolkitError {
   constructor(
-    code: 'RESOURCE_TOO_LARGE' | 'CONVERSION_FAILED',
+    code: 'RESOURCE_TOO_LARGE' | 'CONVERSION_FAILED' | 'CONVERSION_LIMIT',
     readonly path: string,
     message: string,
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
+  }
+}
+
+/** Which limit stopped a conversion: wall time (ms), worker heap (MiB) or converted output (characters). */
+export type ConversionLimit = 'time' | 'heap' | 'output';
+
+const LIMIT_WORDS: Record<ConversionLimit, (value: number) => string> = {
+  time: (value) => `it ran past the time limit of ${value.toLocaleString('en-US')} ms`,
+  heap: (value) => `it ran out of the converter's heap limit of ${value.toLocaleString('en-US')} MiB`,
+  output: (value) => `its text passed the output limit of ${value.toLocaleString('en-US')} characters`,
+};
+
+/**
+ * Thrown on a read (and by a converter that stops early) when converting a file went over a limit
+ * (code `CONVERSION_LIMIT`): `limit` says which, `value` is the configured limit (ms for `time`, MiB for
+ * `heap`, characters for `output`). The message names the limit, the file and the value. The document
+ * store remembers it: the same unchanged file is not converted again until it changes on disk.
+ */
+export class ConversionLimitError extends DocumentReadError {
+  constructor(
+    readonly limit: ConversionLimit,
+    path: string,
+    readonly value: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'CONVERSION_LIMIT',
+      path,
+      `Cannot convert ${path}: ${LIMIT_WORDS[limit](value)}, so the conversion was stopped. ` +
+        'It is not tried again until the file changes.',
+      options,
+    );
   }
 }
 

@@ -13,6 +13,8 @@ export {
   DocumentNotFoundError,
   ResourceNotFoundError,
   DocumentReadError,
+  ConversionLimitError,
+  type ConversionLimit,
   ServerStateError,
   ToolCallAbortedError,
   InputUnavailableError,
@@ -80,7 +82,9 @@ export {
 } from './documents/document-store.js';
 export type { FileDocumentConfig, FolderDocumentConfig } from './documents/document-config.js';
 export { ConverterRegistry, createDefaultConverters } from './converters/converter-registry.js';
-export type { Converter, ConverterInput, ConvertedContent } from './converters/converter.js';
+export type { Converter, ConverterInput, ConvertedContent, ConverterWorkerSpec } from './converters/converter.js';
+export { ConversionPool, type ConversionPoolOptions } from './converters/pool/conversion-pool.js';
+export { RANGE_META_KEY, type ReadRangeMeta } from './documents/read-window.js';
 
 export { createDocumentTools } from './document-tools/document-tools.js';
 export type { DocumentToolsOptions } from './document-tools/document-tools.js';

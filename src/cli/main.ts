@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
+import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 import { sessionOptions, type SessionFlags } from './session-flags.js';
 
@@ -37,9 +38,11 @@ function parsePort(value: string): number {
   return port;
 }
 
-program
+const serve = program
   .command('serve')
-  .description('Expose every document in FOLDER as an MCP resource, plus list_documents / read_document tools.')
+  .description(
+    'Expose every document in FOLDER as an MCP resource, plus the list_documents, read_document and search_documents tools.',
+  )
   .argument('[folder]', 'folder to serve (default: the package docs/ folder)')
   .option('--http', 'serve over Streamable HTTP, both protocol eras (the default)')
   .option('--stdio', 'serve over stdio (for Claude Desktop, IDEs, MCP Inspector)')
@@ -64,41 +67,49 @@ program
     'JSON file keeping disabled tools across restarts (default with --admin: <config dir>/mcp-toolkit/tool-state/<folder>-<hash>.json)',
   )
   .option('-q, --quiet', 'do not print the startup banner')
-  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
-  .action(async (folder: string | undefined, opts: ServeFlags) => {
-    if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
-    if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
-    const target = path.resolve(folder ?? defaultFolder());
-    const extensions = opts.ext
-      ?.split(',')
-      .map((ext) => ext.trim())
-      .filter(Boolean);
-    if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
-    // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
-    const stateFile = opts.stateFile
-      ? path.resolve(opts.stateFile)
-      : opts.admin && !opts.redis
-        ? defaultStateFile(target)
-        : undefined;
-    const common = { folder: target, extensions, quiet: opts.quiet, watch: opts.watch !== false, stateFile };
-    const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
-    const server = opts.stdio
-      ? await serveStdioFolder(common, pkg.version)
-      : await serveHttpFolder(
-          {
-            ...common,
-            ...admin,
-            host: opts.host,
-            port: parsePort(opts.port ?? '3000'),
-            redis: opts.redis,
-            ...sessionOptions(opts),
-          },
-          pkg.version,
-        );
-    const shutdown = () => void server.stop().then(() => process.exit(0));
-    process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
-    if ('waitUntilClosed' in server) await server.waitUntilClosed();
-  });
+  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)');
+addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: ServeFlags) => {
+  if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
+  if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
+  const target = path.resolve(folder ?? defaultFolder());
+  const extensions = opts.ext
+    ?.split(',')
+    .map((ext) => ext.trim())
+    .filter(Boolean);
+  if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+  // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
+  const stateFile = opts.stateFile
+    ? path.resolve(opts.stateFile)
+    : opts.admin && !opts.redis
+      ? defaultStateFile(target)
+      : undefined;
+  const limits = documentLimits(opts as Record<string, unknown>);
+  const common = {
+    folder: target,
+    extensions,
+    quiet: opts.quiet,
+    watch: opts.watch !== false,
+    stateFile,
+    limits,
+  };
+  const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
+  const server = opts.stdio
+    ? await serveStdioFolder(common, pkg.version)
+    : await serveHttpFolder(
+        {
+          ...common,
+          ...admin,
+          host: opts.host,
+          port: parsePort(opts.port ?? '3000'),
+          redis: opts.redis,
+          ...sessionOptions(opts),
+        },
+        pkg.version,
+      );
+  const shutdown = () => void server.stop().then(() => process.exit(0));
+  process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
+  if ('waitUntilClosed' in server) await server.waitUntilClosed();
+});
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof ToolkitError ? `${error.message} (${error.code})` : String(error);

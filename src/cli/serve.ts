@@ -9,6 +9,7 @@ import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
 import { connectHelp, type ServeSummary } from './connect-help.js';
 import { FileToolStateStore } from '../state/file-tool-state-store.js';
+import type { DocumentLimits } from './document-limits.js';
 
 /** Options of the `serve` command. */
 export interface ServeOptions {
@@ -19,6 +20,8 @@ export interface ServeOptions {
   watch?: boolean;
   /** JSON file keeping the disabled tools across restarts (`FileToolStateStore`). Default: none (memory). */
   stateFile?: string;
+  /** Conversion, read and watch limits of the document store (defaults: see `DocumentStoreOptions`). */
+  limits?: DocumentLimits;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -43,7 +46,7 @@ export interface ServeHttpOptions extends ServeOptions {
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
-  return new DocumentStore({ watch: options.watch !== false });
+  return new DocumentStore({ ...options.limits, watch: options.watch !== false });
 }
 
 /** Server options shared by both transports: documents, quiet logger, tool state file. */

@@ -21,6 +21,36 @@ export interface ConverterInput {
   bytes: Uint8Array;
   /** The file's MIME type (detected or overridden), possibly with parameters such as `; charset=latin1`. */
   mimeType: string;
+  /**
+   * Optional cap on the converted text, in characters. A converter that produces text in steps (the PDF
+   * converter, page by page) should stop once past it and reject with `ConversionLimitError('output', ...)`
+   * (from `src/errors.ts`), so a decompression bomb is stopped early; whoever runs the converter checks the
+   * final length anyway.
+   */
+  maxOutputChars?: number;
+}
+
+/**
+ * The `module` of the built-in converters' worker specs: the worker entry has them built in (it is bundled
+ * with them), so no per-file module path is needed.
+ */
+export const BUILTIN_CONVERTERS_MODULE = 'mcp-toolkit:built-in-converters';
+
+/**
+ * Where a worker thread finds an equivalent of a converter: an ES module (file URL or absolute path)
+ * exporting, under `exportName`, a class whose no-argument constructor builds the same converter.
+ * Converters with a `worker` spec run in the document store's worker pool, under its time, heap and
+ * output limits; those without run on the calling thread. A module given as a `.ts` file (sources run by
+ * vitest) is replaced by its built twin under `dist/` (see `src/converters/pool/worker-module.ts`).
+ */
+export interface ConverterWorkerSpec {
+  /**
+   * The module's URL (`import.meta.url` of the converter's own file, a JavaScript file) or absolute path;
+   * {@link BUILTIN_CONVERTERS_MODULE} for the built-in PDF, DOCX and HTML converters.
+   */
+  module: string;
+  /** The name of the exported class. */
+  exportName: string;
 }
 
 /**
@@ -41,6 +71,11 @@ export interface Converter {
    * the input's type (text, binary). Used to announce a resource's type before it is read.
    */
   readonly outputMimeType?: string;
+  /**
+   * Optional: run this converter off the main thread (see {@link ConverterWorkerSpec}). Every converter that
+   * parses untrusted structure (PDF, DOCX, HTML) should set it, so one hostile file cannot block the server.
+   */
+  readonly worker?: ConverterWorkerSpec;
   /** Converts one file. Rejects with a clear `Error` when the content cannot be converted. */
   convert(input: ConverterInput): Promise<ConvertedContent>;
 }

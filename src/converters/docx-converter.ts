@@ -1,7 +1,13 @@
 /**
  * Word (.docx) -> Markdown via mammoth (DOCX -> semantic HTML) and turndown (HTML -> Markdown).
  */
-import type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+import {
+  BUILTIN_CONVERTERS_MODULE,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 
 /** MIME type of a Word 2007+ document. */
@@ -19,6 +25,8 @@ export class DocxConverter implements Converter {
   readonly mimeTypes: readonly string[] = [DOCX_MIME_TYPE];
   readonly extensions: readonly string[] = ['docx'];
   readonly outputMimeType = 'text/markdown';
+  /** mammoth unzips and parses XML from the file: run in the worker pool. */
+  readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'DocxConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use, like pdf.js: most servers never read a DOCX.

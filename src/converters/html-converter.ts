@@ -1,7 +1,13 @@
 /**
  * HTML -> Markdown, so a model reads headings, lists, links and tables instead of tags.
  */
-import type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+import {
+  BUILTIN_CONVERTERS_MODULE,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { decodeText } from './text-converter.js';
 
@@ -14,6 +20,8 @@ export class HtmlConverter implements Converter {
   readonly name = 'html';
   readonly mimeTypes: readonly string[] = ['text/html', 'application/xhtml+xml'];
   readonly outputMimeType = 'text/markdown';
+  /** turndown parses arbitrary markup (deep nesting, huge tables): run in the worker pool. */
+  readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'HtmlConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     return { kind: 'text', text: htmlToMarkdown(decodeText(input.bytes)), mimeType: 'text/markdown' };

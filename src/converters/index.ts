@@ -1,7 +1,14 @@
 /**
  * Converters: file bytes -> MCP resource contents, chosen by MIME type and extension.
  */
-export type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+export type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from './converter.js';
+export {
+  ConversionPool,
+  DEFAULT_CONVERSION_HEAP_MB,
+  DEFAULT_CONVERSION_TIMEOUT_MS,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  type ConversionPoolOptions,
+} from './pool/conversion-pool.js';
 export { ConverterRegistry, createDefaultConverters } from './converter-registry.js';
 export {
   detectMimeType,

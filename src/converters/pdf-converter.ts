@@ -1,7 +1,15 @@
 /**
  * PDF -> plain text with pdf-parse v2 (pdf.js), one section per page.
  */
-import type { ConvertedContent, Converter, ConverterInput } from './converter.js';
+import { ConversionLimitError } from '../errors.js';
+import {
+  BUILTIN_CONVERTERS_MODULE,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from './converter.js';
+import { guardPdfOutput } from './pdf-output-guard.js';
 
 /** The line that opens page `n` in the converted text. */
 export function pdfPageHeader(pageNumber: number): string {
@@ -31,6 +39,8 @@ export class PdfConverter implements Converter {
   readonly mimeTypes: readonly string[] = ['application/pdf'];
   readonly extensions: readonly string[] = ['pdf'];
   readonly outputMimeType = 'text/plain';
+  /** pdf.js parses untrusted structure and may inflate huge streams: run in the worker pool. */
+  readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'PdfConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use: pdf.js is large and most servers never read a PDF.
@@ -38,11 +48,14 @@ export class PdfConverter implements Converter {
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy. Verbosity 0 = errors only,
     // so pdf.js never prints warnings to stdout (stdio servers speak JSON-RPC there).
     const parser = new PDFParse({ data: new Uint8Array(input.bytes), verbosity: 0 });
+    const maxChars = input.maxOutputChars;
+    if (maxChars !== undefined) guardPdfOutput(parser, { path: input.path, maxChars, used: 0 });
     try {
       const result = await parser.getText();
       const pages = result.pages.map((page) => `${pdfPageHeader(page.num)}\n${page.text.trim()}`);
       return { kind: 'text', text: pages.join('\n\n'), mimeType: 'text/plain' };
     } catch (error) {
+      if (error instanceof ConversionLimitError) throw error;
       throw new Error(describePdfError(error), { cause: error });
     } finally {
       await parser.destroy().catch(() => undefined);

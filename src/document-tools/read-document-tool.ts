@@ -28,13 +28,18 @@ const inputSchema = z.strictObject({
     .min(0)
     .optional()
     .describe('First character to return (default 0). Use the nextOffset of a previous call to continue.'),
-  length: z.number().int().min(1).optional().describe('Maximum number of characters to return (default: all).'),
+  length: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Maximum number of characters to return (default and most: the server's read limit)."),
 });
 
 const number = (value: number) => value.toLocaleString('en-US');
 
-/** The line telling the caller which part it got and how to get the rest. */
-function describeRange(range: TextRange): string {
+/** The line telling the caller which part it got and how to get the rest (and the per-call cap when it cut). */
+function describeRange(range: TextRange, cappedAt: number | undefined): string {
   const end = range.offset + range.length;
   const scope =
     range.scope === 'page'
@@ -45,6 +50,8 @@ function describeRange(range: TextRange): string {
   ];
   if (range.scope === 'document' && range.page !== undefined)
     parts.push(`It starts on page ${range.page} of ${range.totalPages}.`);
+  if (cappedAt !== undefined)
+    parts.push(`At most ${number(cappedAt)} characters are returned per call (the server's read limit).`);
   if (range.remainingChars > 0) {
     parts.push(
       `${number(range.remainingChars)} characters remain: call read_document again with offset=${end}${range.scope === 'page' ? ` and page=${range.page}` : ''}.`,
@@ -66,7 +73,8 @@ function describeRange(range: TextRange): string {
 
 /**
  * `read_document({ uri, page?, offset?, length? })`: a document's content. Without a range, the whole
- * converted content (text, or an embedded blob resource). With `page` (converted PDFs) and/or
+ * converted content (text, or an embedded blob resource) when it fits the store's `maxReadChars`; a longer
+ * text is served like a range from 0, never more than `maxReadChars` characters per call. With `page` (converted PDFs) and/or
  * `offset`/`length` (characters), the selected part, preceded by a line saying which part it is and
  * how to continue, and the same facts as `structuredContent`. An impossible range is an `isError`
  * result saying what is valid.
@@ -85,29 +93,36 @@ export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadD
       if (!entry) throw new UserError(`No document "${uri}". Call list_documents to see the available documents.`);
       let contents;
       try {
-        contents = await documents.read(entry.uri);
+        contents = await documents.readFull(entry.uri);
       } catch (error) {
         if (error instanceof DocumentNotFoundError) throw new UserError(`Document "${uri}" no longer exists on disk.`);
         throw error;
       }
-      const ranged = page !== undefined || offset !== undefined || length !== undefined;
-      const blocks = contents.map((item) =>
-        'text' in item ? { type: 'text' as const, text: item.text } : { type: 'resource' as const, resource: item },
-      );
-      if (!ranged) return blocks;
       const [item] = contents;
+      const max = documents.maxReadChars;
+      const long = item !== undefined && 'text' in item && item.text.length > max;
+      const ranged = page !== undefined || offset !== undefined || length !== undefined || long;
+      if (!ranged) {
+        return contents.map((part) =>
+          'text' in part ? { type: 'text' as const, text: part.text } : { type: 'resource' as const, resource: part },
+        );
+      }
       if (item === undefined || !('text' in item)) {
         throw new UserError(
           `Document "${entry.name}" is binary (${item?.mimeType ?? 'no content'}): page, offset and length apply to text documents only. Read it without them.`,
         );
       }
-      const outcome = selectTextRange(item.text, { page, offset, length });
+      const cappedAt = length === undefined || length > max ? max : undefined;
+      const outcome = selectTextRange(item.text, { page, offset, length: Math.min(length ?? max, max) });
       if (!outcome.ok) throw new UserError(`Cannot read that part of "${entry.name}": ${outcome.message}`);
       const { text, ...range } = outcome.range;
       const end = range.offset + range.length;
       return {
         content: [
-          { type: 'text', text: describeRange(outcome.range) },
+          {
+            type: 'text',
+            text: describeRange(outcome.range, outcome.range.remainingChars > 0 ? cappedAt : undefined),
+          },
           { type: 'text', text },
         ],
         structuredContent: {

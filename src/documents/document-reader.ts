@@ -5,8 +5,10 @@ import fsp from 'node:fs/promises';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import type { Converter, ConverterRegistry } from '../converters/index.js';
 import { detectMimeType, extensionOf } from '../converters/index.js';
+import type { ConversionPool } from '../converters/pool/conversion-pool.js';
 import { DocumentNotFoundError, DocumentReadError, InvalidPathError } from '../errors.js';
 import type { ContentCache } from './content-cache.js';
+import { type ConversionFailures, failureKey } from './conversion-failures.js';
 import type { DocumentReadContents, StoredDocument } from './document-types.js';
 import { isInside, isMissingFileError } from './path-policy.js';
 
@@ -27,6 +29,16 @@ export interface CachedContent {
   sourceMimeType: string;
   converter: Converter;
   content: Content;
+}
+
+/** What a read uses besides the document: the store's converters, cache, pool and remembered failures. */
+export interface ReadContext {
+  converters: ConverterRegistry;
+  cache: ContentCache<CachedContent>;
+  pool: ConversionPool;
+  failures: ConversionFailures;
+  /** Conversions running now, by path and file version: concurrent reads of one file share one conversion. */
+  inflight: Map<string, Promise<Content>>;
 }
 
 /** Throws `DocumentNotFoundError` for "file gone" errors, rethrows anything else. */
@@ -78,22 +90,24 @@ function tooLarge(doc: StoredDocument, size: number): DocumentReadError {
   );
 }
 
-/** Runs the converter and shapes its output; wraps failures into `CONVERSION_FAILED`. */
+/** Runs the converter (through the pool) and shapes its output; wraps failures into `CONVERSION_FAILED`. */
 async function convert(
   doc: StoredDocument,
+  pool: ConversionPool,
   converter: Converter,
   bytes: Uint8Array,
   mimeType: string,
 ): Promise<Content> {
   const { path } = doc.resource;
   try {
-    const out = await converter.convert({ path, bytes, mimeType });
+    const out = await pool.convert(converter, { path, bytes, mimeType });
     if (out.kind === 'text') return { mimeType: out.mimeType, text: out.text };
     return {
       mimeType: out.mimeType,
       blob: Buffer.from(out.data.buffer, out.data.byteOffset, out.data.byteLength).toString('base64'),
     };
   } catch (error) {
+    if (error instanceof DocumentReadError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new DocumentReadError(
       'CONVERSION_FAILED',
@@ -129,17 +143,17 @@ function costOf(content: Content): number {
 
 /**
  * Reads one document now: re-checks the root boundary, stats the file, returns the cached conversion when
- * the file is unchanged, else reads, detects (unless overridden), converts and caches.
+ * the file is unchanged, answers the remembered failure when this unchanged file failed before, else reads,
+ * detects (unless overridden), converts (in the pool, under its limits) and caches. Concurrent reads of
+ * the same file version share one conversion.
  *
  * @throws DocumentNotFoundError the file vanished or is no longer a regular file
  * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its root
- * @throws DocumentReadError `RESOURCE_TOO_LARGE` or `CONVERSION_FAILED` (message names file and reason)
+ * @throws DocumentReadError `RESOURCE_TOO_LARGE`, `CONVERSION_FAILED` or (`ConversionLimitError`)
+ *   `CONVERSION_LIMIT`; the message names file and reason
  */
-export async function readDocument(
-  doc: StoredDocument,
-  converters: ConverterRegistry,
-  cache: ContentCache<CachedContent>,
-): Promise<DocumentReadContents> {
+export async function readDocument(doc: StoredDocument, context: ReadContext): Promise<DocumentReadContents> {
+  const { converters, cache, failures } = context;
   const { uri, path } = doc.resource;
   const stats = await checkFile(doc);
   const extension = extensionOf(path);
@@ -154,6 +168,30 @@ export async function readDocument(
   ) {
     return [{ uri, ...hit.content }];
   }
+  const version = { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino, mimeOverride: doc.mimeOverride };
+  const failed = failures.get(path, version, (key) => converters.find(key.sourceMimeType, extension));
+  if (failed !== undefined) throw failed;
+  const flightKey = `${path}\0${stats.size}\0${stats.mtimeMs}\0${stats.ino}\0${doc.mimeOverride ?? ''}`;
+  let flight = context.inflight.get(flightKey);
+  if (flight === undefined) {
+    flight = convertNow(doc, context, stats, extension);
+    context.inflight.set(flightKey, flight);
+    void flight.then(
+      () => context.inflight.delete(flightKey),
+      () => context.inflight.delete(flightKey),
+    );
+  }
+  return [{ uri, ...(await flight) }];
+}
+
+/** Reads, detects, converts and caches (or remembers the failure of) one file version. */
+async function convertNow(
+  doc: StoredDocument,
+  context: ReadContext,
+  stats: Stats,
+  extension: string,
+): Promise<Content> {
+  const { path } = doc.resource;
   let bytes: Uint8Array;
   try {
     bytes = await fsp.readFile(path);
@@ -162,8 +200,16 @@ export async function readDocument(
   }
   if (bytes.length > doc.maxFileSizeBytes) throw tooLarge(doc, bytes.length);
   const sourceMimeType = doc.mimeOverride ?? (await detectMimeType(path, bytes));
-  const converter = converters.find(sourceMimeType, extension);
-  const content = await convert(doc, converter, bytes, sourceMimeType);
+  const converter = context.converters.find(sourceMimeType, extension);
+  let content: Content;
+  try {
+    content = await convert(doc, context.pool, converter, bytes, sourceMimeType);
+  } catch (error) {
+    // A conversion failure is a property of this file version: remember it (not "pool closed" at shutdown).
+    if (error instanceof DocumentReadError && !/the conversion pool is closed/.test(error.message))
+      context.failures.set(path, failureKey(stats, doc.mimeOverride, sourceMimeType, converter), error);
+    throw error;
+  }
   const entry = {
     size: stats.size,
     mtimeMs: stats.mtimeMs,
@@ -174,6 +220,6 @@ export async function readDocument(
     converter,
     content,
   };
-  cache.set(path, entry, costOf(content));
-  return [{ uri, ...content }];
+  context.cache.set(path, entry, costOf(content));
+  return content;
 }

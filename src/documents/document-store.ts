@@ -5,12 +5,14 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ConverterRegistry, createDefaultConverters } from '../converters/index.js';
+import { ConversionPool } from '../converters/pool/conversion-pool.js';
 import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
 import { normalizeUri } from '../resources/uri-normalization.js';
 import { ContentCache } from './content-cache.js';
+import { ConversionFailures } from './conversion-failures.js';
 import type { FileDocumentConfig, FolderDocumentConfig } from './document-config.js';
 import { makeStoredDocument } from './document-entry.js';
-import { readDocument, type CachedContent } from './document-reader.js';
+import { readDocument, type ReadContext } from './document-reader.js';
 import type {
   DocumentChangeEvent,
   DocumentChangeListener,
@@ -22,6 +24,7 @@ import type {
 import { DocumentWatcher } from './document-watcher.js';
 import { scanFolder, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
+import { DEFAULT_MAX_READ_CHARS, parseCharFragment, windowContents } from './read-window.js';
 
 export type {
   DocumentChangeEvent,
@@ -38,7 +41,7 @@ export type {
  */
 export type DocumentStoreView = Pick<
   DocumentStore,
-  'converters' | 'maxFileSizeBytes' | 'list' | 'get' | 'read' | 'onChange' | 'watchReady'
+  'converters' | 'maxFileSizeBytes' | 'maxReadChars' | 'list' | 'get' | 'read' | 'readFull' | 'onChange' | 'watchReady'
 >;
 
 /** Default per-file read limit: 20 MiB. */
@@ -47,6 +50,8 @@ export const DEFAULT_MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
 export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** Default quiet time before watched disk events are reported: 100 ms. */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
+/** Default longest delay of a watched change under a steady stream of events: 1,000 ms. */
+export const DEFAULT_WATCH_MAX_WAIT_MS = 1000;
 
 /** Options of {@link DocumentStore}. */
 export interface DocumentStoreOptions {
@@ -63,6 +68,21 @@ export interface DocumentStoreOptions {
    * folder (rescan). An editor's save (several writes in a row) then gives one event. Default 100.
    */
   watchDebounceMs?: number;
+  /**
+   * With `watch`: the longest a change waits while events keep coming (ms, default 1,000). Under a steady
+   * stream of changes (files renamed every few ms) clients are still told at least this often, once per batch.
+   */
+  watchMaxWaitMs?: number;
+  /** Most characters of text one `read` (`resources/read`) returns; see {@link DocumentStore.read} (default 100,000). */
+  maxReadChars?: number;
+  /** Wall time of one conversion in ms (default 30,000); over it the worker is terminated: `CONVERSION_LIMIT` `time`. */
+  conversionTimeoutMs?: number;
+  /** Heap of each conversion worker in MiB (`resourceLimits.maxOldGenerationSizeMb`, default 512): `heap`. */
+  conversionHeapMb?: number;
+  /** Most characters a conversion may produce (default 10,000,000): `output`. */
+  maxOutputChars?: number;
+  /** Conversion worker threads (default 2, 1 on a machine with 1 or 2 cores). */
+  conversionThreads?: number;
 }
 
 /** A folder registration kept for rescans. */
@@ -80,18 +100,36 @@ export class DocumentStore {
   readonly converters: ConverterRegistry;
   /** Default per-file read limit in bytes. */
   readonly maxFileSizeBytes: number;
+  /** Most characters of text one {@link read} returns. */
+  readonly maxReadChars: number;
+  /** Runs the converters under the conversion limits (worker threads for PDF, DOCX, HTML). */
+  readonly conversions: ConversionPool;
   readonly #docs = new Map<string, StoredDocument>();
   readonly #folders = new Map<string, FolderRegistration>();
   readonly #listeners = new Set<DocumentChangeListener>();
   readonly #guards = new Set<DocumentUriGuard>();
-  readonly #cache: ContentCache<CachedContent>;
+  readonly #read: ReadContext;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
 
   constructor(options: DocumentStoreOptions = {}) {
     this.converters = options.converters ?? createDefaultConverters();
     this.maxFileSizeBytes = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
-    this.#cache = new ContentCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES);
+    this.maxReadChars = Math.floor(options.maxReadChars ?? DEFAULT_MAX_READ_CHARS);
+    if (!(this.maxReadChars >= 1)) throw new RangeError(`maxReadChars must be at least 1, got ${options.maxReadChars}`);
+    this.conversions = new ConversionPool({
+      threads: options.conversionThreads,
+      timeoutMs: options.conversionTimeoutMs,
+      heapMb: options.conversionHeapMb,
+      maxOutputChars: options.maxOutputChars,
+    });
+    this.#read = {
+      converters: this.converters,
+      cache: new ContentCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES),
+      pool: this.conversions,
+      failures: new ConversionFailures(),
+      inflight: new Map(),
+    };
     this.#watcher = options.watch
       ? new DocumentWatcher(
           {
@@ -99,6 +137,7 @@ export class DocumentStore {
             folderChanged: (root) => this.#rescan(root),
           },
           options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
+          options.watchMaxWaitMs ?? DEFAULT_WATCH_MAX_WAIT_MS,
         )
       : undefined;
   }
@@ -178,15 +217,30 @@ export class DocumentStore {
   }
 
   /**
-   * Reads a resource now (see `readDocument`): one content item, text or base64 blob.
+   * Reads a resource now (see `readDocument`): one content item, text or base64 blob. Text longer than
+   * {@link maxReadChars} is cut there and ends with a note naming the URI of the next piece; a URI with an
+   * RFC 5147 fragment (`<uri>#char=START,END`) reads that piece (at most `maxReadChars`). A cut answer
+   * carries `_meta["mcp-toolkit/range"]` = `{ offset, length, totalChars, next? }`.
    * @throws DocumentNotFoundError unknown URI, or the file vanished
    * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its folder
-   * @throws DocumentReadError `RESOURCE_TOO_LARGE` or `CONVERSION_FAILED`
+   * @throws DocumentReadError `RESOURCE_TOO_LARGE`, `CONVERSION_FAILED`, or `CONVERSION_LIMIT`
+   *   (`ConversionLimitError`: time, heap or output limit; remembered until the file changes)
+   * @throws UserError a malformed `#char=` fragment or one starting past the end of the text
    */
   async read(uri: string): Promise<DocumentReadContents> {
+    parseCharFragment(uri);
+    return windowContents(await this.readFull(uri), uri, this.maxReadChars);
+  }
+
+  /**
+   * Like {@link read} but the whole converted content, whatever its length: for in-process consumers that
+   * select their own part (the `read_document` tool, the search index). A `#fragment` on the URI is ignored.
+   * @throws the errors of {@link read} except `UserError`
+   */
+  async readFull(uri: string): Promise<DocumentReadContents> {
     const doc = this.#lookup(uri);
     if (doc === undefined) throw new DocumentNotFoundError(uri);
-    return readDocument(doc, this.converters, this.#cache);
+    return readDocument(doc, this.#read);
   }
 
   /** Subscribes to changes; returns the unsubscribe function. Listeners run synchronously; their exceptions are ignored. */
@@ -211,11 +265,16 @@ export class DocumentStore {
     await this.#watcher?.ready();
   }
 
-  /** Stops watchers and drops the cache and listeners. Registered entries stay readable. Idempotent. */
+  /**
+   * Stops watchers, ends the conversion workers (a conversion running now fails) and drops the cache,
+   * the remembered failures and the listeners. Afterwards nothing of the store keeps the process alive.
+   * Registered entries stay readable (a later conversion starts new workers). Idempotent.
+   */
   async close(): Promise<void> {
     this.#listeners.clear();
-    this.#cache.clear();
-    await this.#watcher?.close();
+    this.#read.cache.clear();
+    this.#read.failures.clear();
+    await Promise.all([this.#watcher?.close(), this.conversions.close()]);
   }
 
   #lookup(uri: string): StoredDocument | undefined {
@@ -261,9 +320,15 @@ export class DocumentStore {
   #put(docs: readonly StoredDocument[]): void {
     for (const doc of docs) {
       this.#docs.set(doc.resource.uri, doc);
-      this.#cache.delete(doc.resource.path);
+      this.#forget(doc.resource.path);
     }
     this.#changed();
+  }
+
+  /** Drops what is cached or remembered about a file's content. */
+  #forget(file: string): void {
+    this.#read.cache.delete(file);
+    this.#read.failures.delete(file);
   }
 
   #changed(): void {
@@ -285,7 +350,7 @@ export class DocumentStore {
   #fileChanged(file: string): void {
     const uri = pathToFileURL(file).href;
     if (!this.#docs.has(uri)) return;
-    this.#cache.delete(file);
+    this.#forget(file);
     this.#emit({ type: 'updated', uri });
   }
 
@@ -304,7 +369,7 @@ export class DocumentStore {
     for (const [uri, doc] of this.#docs) {
       if (doc.resource.root === root && !freshUris.has(uri)) {
         this.#docs.delete(uri);
-        this.#cache.delete(doc.resource.path);
+        this.#forget(doc.resource.path);
         changed = true;
       }
     }

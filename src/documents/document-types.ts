@@ -20,9 +20,13 @@ export interface DocumentResource {
   size?: number;
 }
 
-/** The `contents` of a `resources/read` result: one item, text or base64 blob. */
+/**
+ * The `contents` of a `resources/read` result: one item, text or base64 blob. A text cut to the read limit
+ * carries `_meta["mcp-toolkit/range"]` (see `read-window.ts`).
+ */
 export type DocumentReadContents = Array<
-  { uri: string; mimeType: string; text: string } | { uri: string; mimeType: string; blob: string /* base64 */ }
+  | { uri: string; mimeType: string; text: string; _meta?: Record<string, unknown> }
+  | { uri: string; mimeType: string; blob: string /* base64 */; _meta?: Record<string, unknown> }
 >;
 
 /** A change to the store: the list changed (registration, folder rescan) or one resource's content changed. */

@@ -21,12 +21,18 @@ export interface WatchCallbacks {
  */
 export class DocumentWatcher {
   readonly #watchers = new Map<string, WatchEntry>();
-  readonly #timers = new Map<string, NodeJS.Timeout>();
+  /** Pending report per key, and when its batch's first event came (for the maximum wait). */
+  readonly #timers = new Map<string, { timer: NodeJS.Timeout; since: number }>();
 
-  /** @param debounceMs quiet time (ms) before a file's changes or a folder's additions/removals are reported. */
+  /**
+   * @param debounceMs quiet time (ms) before a file's changes or a folder's additions/removals are reported.
+   * @param maxWaitMs longest delay (ms) of a report while events keep coming: a steady stream of changes
+   *   (quieter than `debounceMs` never) is still reported at least this often, once per batch.
+   */
   constructor(
     readonly callbacks: WatchCallbacks,
     readonly debounceMs = 100,
+    readonly maxWaitMs = 1000,
   ) {}
 
   /** Watches one file (no-op when already watched). */
@@ -60,7 +66,7 @@ export class DocumentWatcher {
 
   /** Stops all watchers and pending timers. */
   async close(): Promise<void> {
-    for (const timer of this.#timers.values()) clearTimeout(timer);
+    for (const { timer } of this.#timers.values()) clearTimeout(timer);
     this.#timers.clear();
     const watchers = [...this.#watchers.values()];
     this.#watchers.clear();
@@ -98,15 +104,22 @@ export class DocumentWatcher {
     this.#schedule(`file:${changed}`, () => this.callbacks.fileChanged(changed));
   }
 
-  /** Runs `report` once `debounceMs` have passed without another event for the same key. */
+  /**
+   * Runs `report` once `debounceMs` have passed without another event for the same key, or once
+   * `maxWaitMs` have passed since the batch's first event, whichever comes first.
+   */
   #schedule(key: string, report: () => void): void {
-    clearTimeout(this.#timers.get(key));
+    const pending = this.#timers.get(key);
+    const now = Date.now();
+    const since = pending?.since ?? now;
+    if (pending !== undefined) clearTimeout(pending.timer);
+    const delay = Math.max(0, Math.min(this.debounceMs, since + this.maxWaitMs - now));
     const timer = setTimeout(() => {
       this.#timers.delete(key);
       report();
-    }, this.debounceMs);
+    }, delay);
     timer.unref();
-    this.#timers.set(key, timer);
+    this.#timers.set(key, { timer, since });
   }
 }
 

@@ -80,18 +80,44 @@ interface IndexedDocument {
   unreadable: boolean;
 }
 
-/** Splits a document's text into chunks: one per page for paged text, else one. The name is indexed once. */
-function toChunks(resource: DocumentResource, text: string): Chunk[] {
+/** Unpaged text is indexed in parts of about this many characters, so tokenizing never holds a copy of it all. */
+const PART_CHARS = 50_000;
+
+/** The end of the part starting at `start`: the last whitespace before `start + PART_CHARS`, if any. */
+function partEnd(text: string, start: number): number {
+  const limit = start + PART_CHARS;
+  if (limit >= text.length) return text.length;
+  const space = text.lastIndexOf(' ', limit);
+  const newline = text.lastIndexOf('\n', limit);
+  const cut = Math.max(space, newline);
+  return cut > start ? cut : limit;
+}
+
+/**
+ * Splits a document's text into chunks, lazily (one is alive at a time while indexing): one per page for
+ * paged text, else parts of about 50,000 characters cut at whitespace. The name is indexed once.
+ */
+function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
   const { uri, name } = resource;
   const pages = splitPages(text);
-  if (pages === undefined) return [{ id: uri, uri, page: undefined, name, text }];
-  return pages.map((page, index) => ({
-    id: `${uri}#page=${page.number}`,
-    uri,
-    page: page.number,
-    name: index === 0 ? name : '',
-    text: text.slice(page.bodyStart, page.end),
-  }));
+  if (pages === undefined) {
+    for (let start = 0, part = 0; start < text.length || part === 0; part += 1) {
+      const end = partEnd(text, start);
+      const id = part === 0 ? uri : `${uri}#part=${part}`;
+      yield { id, uri, page: undefined, name: part === 0 ? name : '', text: text.slice(start, end) };
+      start = end;
+    }
+    return;
+  }
+  for (const [index, page] of pages.entries()) {
+    yield {
+      id: `${uri}#page=${page.number}`,
+      uri,
+      page: page.number,
+      name: index === 0 ? name : '',
+      text: text.slice(page.bodyStart, page.end),
+    };
+  }
 }
 
 /**
@@ -242,15 +268,20 @@ export class DocumentSearchIndex {
     let unreadable = false;
     if (isTextMimeType(resource.mimeType)) {
       try {
-        const [content] = await this.#store.read(uri);
+        const [content] = await this.#store.readFull(uri);
         if (content !== undefined && 'text' in content) text = content.text;
       } catch {
         unreadable = true;
       }
     }
-    const chunks = text === undefined ? [] : toChunks(resource, text);
-    this.#mini.addAll(chunks);
-    this.#docs.set(uri, { resource, chunkIds: chunks.map((chunk) => chunk.id), unreadable });
+    const chunkIds: string[] = [];
+    if (text !== undefined) {
+      for (const chunk of toChunks(resource, text)) {
+        this.#mini.add(chunk);
+        chunkIds.push(chunk.id);
+      }
+    }
+    this.#docs.set(uri, { resource, chunkIds, unreadable });
   }
 
   #remove(uri: string): void {
@@ -270,7 +301,7 @@ export class DocumentSearchIndex {
     if (resource === undefined) return undefined;
     let text: string;
     try {
-      const [content] = await this.#store.read(uri);
+      const [content] = await this.#store.readFull(uri);
       if (content === undefined || !('text' in content)) return undefined;
       text = content.text;
     } catch {

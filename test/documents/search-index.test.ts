@@ -90,8 +90,8 @@ describe('DocumentSearchIndex', () => {
     await store.watchReady();
     const index = new DocumentSearchIndex(store);
     let reads = 0;
-    const read = store.read.bind(store);
-    store.read = (uri) => ((reads += 1), read(uri));
+    const read = store.readFull.bind(store);
+    store.readFull = (uri) => ((reads += 1), read(uri));
     expect(reads).toBe(0); // nothing read before the first search
     expect((await index.search('apples')).hits).toHaveLength(1);
     const afterBuild = reads;

@@ -33,9 +33,11 @@ export const TOOLS_VIEW = {
 export const DOCUMENTS_VIEW = {
   converters: true,
   maxFileSizeBytes: true,
+  maxReadChars: true,
   list: true,
   get: true,
   read: true,
+  readFull: true,
   onChange: true,
   watchReady: true,
 } as const;
