@@ -69,7 +69,7 @@ function callPackage<T>(pkg: LlmChatToolPackageShape, method: 'tools' | 'tutoria
     return pkg[method]() as T;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new InvalidToolError(`llm-chat ToolPackage ${describe(pkg)}: ${method}() threw: ${reason}`);
+    throw new InvalidToolError(`llm-chat ToolPackage (${describe(pkg)}): ${method}() threw: ${reason}`);
   }
 }
 
@@ -78,12 +78,12 @@ function fromLlmChatPackage(pkg: LlmChatToolPackageShape): ToolPackage {
   const label = describe(pkg);
   const items = callPackage<unknown>(pkg, 'tools');
   if (!Array.isArray(items)) {
-    throw new InvalidToolError(`llm-chat ToolPackage ${label}: tools() must return an array, got ${describe(items)}.`);
+    throw new InvalidToolError(`llm-chat ToolPackage (${label}): tools() must return an array, got ${describe(items)}.`);
   }
-  const tools = items.map((tool, index) => toTool(tool, `llm-chat ToolPackage ${label}, tool #${index + 1}`));
+  const tools = items.map((tool, index) => toTool(tool, `llm-chat ToolPackage (${label}), tool #${index + 1}`));
   const tutorial = callPackage<unknown>(pkg, 'tutorial');
   if (tutorial !== null && tutorial !== undefined && typeof tutorial !== 'string') {
-    throw new InvalidToolError(`llm-chat ToolPackage ${label}: tutorial() must return a string or null.`);
+    throw new InvalidToolError(`llm-chat ToolPackage (${label}): tutorial() must return a string or null.`);
   }
   const ctor = (pkg as object).constructor?.name;
   return new ToolPackage(tools, {

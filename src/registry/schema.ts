@@ -34,13 +34,17 @@ function isStandardSchema(schema: ToolSchema): schema is StandardSchemaWithJSON 
   return typeof schema === 'object' && schema !== null && '~standard' in schema;
 }
 
-/** Renders a Standard Schema issue as `field.path: message` so the caller knows which field is wrong. */
-function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string {
+/**
+ * Renders a Standard Schema issue as `field.path: message` so the caller knows which field is wrong.
+ * The SDK's JSON Schema (AJV) validator reports every error in one issue (`data/a must be number,
+ * data must have required property 'b'`): each becomes its own line.
+ */
+function formatIssue(issue: { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }): string[] {
   const path = (issue.path ?? []).map((segment) =>
     typeof segment === 'object' && segment !== null ? String(segment.key) : String(segment),
   );
-  if (path.length > 0) return `${path.join('.')}: ${issue.message}`;
-  return fromAjvMessage(issue.message) ?? issue.message;
+  if (path.length > 0) return [`${path.join('.')}: ${issue.message}`];
+  return issue.message.split(/, (?=data[/ ])/).map((part) => fromAjvMessage(part) ?? part);
 }
 
 /** AJV (plain JSON Schema) says `data/a must be number`; render it as `a: must be number` like zod issues. */
@@ -91,7 +95,7 @@ export function compileSchema(schema: ToolSchema | undefined, label: string): Co
     json: Object.freeze(wire),
     async validate(value) {
       const result = await standard['~standard'].validate(value ?? {});
-      if (result.issues) return { ok: false, issues: result.issues.map(formatIssue) };
+      if (result.issues) return { ok: false, issues: result.issues.flatMap(formatIssue) };
       return { ok: true, value: result.value };
     },
   };

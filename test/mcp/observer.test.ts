@@ -51,6 +51,27 @@ describe('observer option and resourceRead event', () => {
     expect(events).toHaveLength(2);
   });
 
+  it('reports a call refused for invalid arguments (execute never ran) once, with the arguments sent', async () => {
+    const calls: ToolCallInfo[] = [];
+    server = new InMemoryServer(undefined, { observer: { onToolCall: (info) => calls.push(info) } });
+    const started: unknown[] = [];
+    server.events.on('toolCallStarted', (event) => started.push(event));
+    let ran = 0;
+    server.registerTool(
+      defineTool({
+        name: 'typed',
+        inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+        execute: () => String(++ran),
+      }),
+    );
+    const client = await server.connect('legacy');
+    const result = await client.callTool({ name: 'typed', arguments: { n: 'seven' } });
+    expect(result.isError).toBe(true);
+    expect(ran).toBe(0);
+    expect(started).toEqual([]);
+    expect(calls).toEqual([{ name: 'typed', args: { n: 'seven' }, result, durationMs: 0 }]);
+  });
+
   it('content documents: encoded URIs, a provider read on every read, clear errors', async () => {
     server = new InMemoryServer();
     let n = 0;

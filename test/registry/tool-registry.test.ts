@@ -177,5 +177,10 @@ describe('argument errors name the field for both schema kinds', () => {
       ok: false,
       issues: ['nested.b: must be string'],
     });
+    // AJV reports several errors in one message: each becomes its own `field: message`.
+    expect(await json.validate({ nested: { b: 2 } })).toEqual({
+      ok: false,
+      issues: ['a: is required', 'nested.b: must be string'],
+    });
   });
 });

@@ -41,7 +41,8 @@ export interface ServerEventMap {
    * A `tools/call` finished. `durationMs` in milliseconds; `isError` for tool errors;
    * `error` is what `execute` threw, if anything; `inputRequired` when a 2026-07-28 call
    * ended its round asking the client for input (the retry is a new call). `args` are the
-   * validated arguments; `result` is the `CallToolResult` sent (absent when the call ended
+   * validated arguments, or the arguments as sent when they failed validation (then `execute`
+   * never ran, `durationMs` is 0 and no `toolCallStarted` came before); `result` is the `CallToolResult` sent (absent when the call ended
    * with a protocol error or asked for input).
    */
   toolCallFinished: [

@@ -53,7 +53,20 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
   }
   const compiled = tool.compiled();
   const parsed = await compiled.input.validate(args);
-  if (!parsed.ok) return invalidArgumentsResult(name, parsed.issues);
+  if (!parsed.ok) {
+    // execute never runs, but observers still see the failed call (as the client does).
+    const result = invalidArgumentsResult(name, parsed.issues);
+    deps.events.safeEmit('toolCallFinished', {
+      name,
+      requestId: ctx.mcpReq.id,
+      sessionId: ctx.sessionId,
+      args: (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>,
+      durationMs: 0,
+      isError: true,
+      result,
+    });
+    return result;
+  }
 
   const abort = new CallAbort(ctx.mcpReq.signal, () =>
     deps.server.transport
