@@ -78,7 +78,9 @@ function fromLlmChatPackage(pkg: LlmChatToolPackageShape): ToolPackage {
   const label = describe(pkg);
   const items = callPackage<unknown>(pkg, 'tools');
   if (!Array.isArray(items)) {
-    throw new InvalidToolError(`llm-chat ToolPackage (${label}): tools() must return an array, got ${describe(items)}.`);
+    throw new InvalidToolError(
+      `llm-chat ToolPackage (${label}): tools() must return an array, got ${describe(items)}.`,
+    );
   }
   const tools = items.map((tool, index) => toTool(tool, `llm-chat ToolPackage (${label}), tool #${index + 1}`));
   const tutorial = callPackage<unknown>(pkg, 'tutorial');
