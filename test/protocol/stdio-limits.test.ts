@@ -1,7 +1,7 @@
 // #17 item 10: no stdio line over maxMessageBytes (default 8 MiB, below the SDK clients' 10 MiB cap).
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from '../../src/mcp/transports/stdio/outgoing-limit.js';
-import { RawStdio } from '../support/raw-stdio.js';
+import { MODERN_META, RawStdio } from '../support/raw-stdio.js';
 import { openTarget, populate, type Target } from './targets.js';
 
 let target: Target | undefined;
@@ -63,5 +63,23 @@ describe('stdio subscriptions with equivalent URIs', () => {
     raw.server.sendResourceUpdated('memo://note/~user');
     await raw.request(3, 'ping');
     expect(raw.received.filter((message) => message.method === 'notifications/resources/updated')).toHaveLength(0);
+  });
+});
+
+describe('stdio errors the SDK builds itself', () => {
+  it('quote client input as well-formed Unicode (an unsupported protocol version with a lone surrogate)', async () => {
+    raw = new RawStdio();
+    await raw.open('modern');
+    raw.send({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/list',
+      params: { _meta: { ...MODERN_META, 'io.modelcontextprotocol/protocolVersion': 'a\ud800b' } },
+    });
+    const answer = await raw.next((message) => message.id === 7);
+    const text = JSON.stringify(answer);
+    expect(answer.error).toBeDefined();
+    expect(/\\ud[89a-f][0-9a-f]{2}/i.test(text)).toBe(false);
+    expect(text).toContain('a\ufffdb');
   });
 });

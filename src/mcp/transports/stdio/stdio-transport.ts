@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
+import { wellFormed } from '../../view/well-formed.js';
 
 /** Limits (in bytes) and owner hook of one {@link StdioTransport}. */
 export interface StdioTransportOptions {
@@ -90,6 +91,9 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('StdioTransport is closed'));
+    // Views send well-formed messages already; errors the SDK builds itself (say, an unsupported
+    // protocol version) may quote client input with lone surrogates, so they are fixed here.
+    if ('error' in message) message = wellFormed(message);
     let method: string | undefined;
     if ('id' in message && !('method' in message) && message.id !== undefined) {
       method = this.#pending.get(message.id);
