@@ -1,4 +1,5 @@
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import type { ErrorRequestHandler, Request, Response, Router } from 'express';
+import { loadExpress } from './load-express.js';
 import { z } from 'zod';
 import type { ToolState } from '../registry/tool-registry.js';
 import { sendAdminError } from './admin-errors.js';
@@ -66,7 +67,8 @@ const bodyErrors: ErrorRequestHandler = (
  * through the server's public facade.
  */
 export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
-  const api = Router();
+  const express = loadExpress();
+  const api = express.Router();
   api.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
+import { loadExpress } from './load-express.js';
 import { adminApi } from './admin-api.js';
 import { sendAdminError } from './admin-errors.js';
 import { authGuard, networkGuard } from './admin-guards.js';
@@ -63,7 +64,7 @@ export function adminRouter(server: AdminServer, options: AdminRouterOptions): R
   const resolved = resolveAdminOptions(options);
   const assets = assetsDir();
   const monitor = new AdminMonitor(server, resolved);
-  const router = Router();
+  const router = loadExpress().Router();
   router.use(networkGuard(resolved));
   router.get(['/', '/index.html'], (req, res) => sendPage(assets, req, res));
   router.get('/assets/:file', (req, res) => {
