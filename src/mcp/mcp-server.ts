@@ -192,12 +192,10 @@ export abstract class BaseMcpServer {
       },
     };
     fanOutModelChanges(this.#model, this.views, this.events);
+    // A toggle made any way (server methods, tool handles) is saved; pushed remote changes are not
+    // saved back (ToolStateSync ignores changes while it applies one).
     this.registry.onChange((change) => change.toggled.length > 0 && this.#toolState.changed());
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
-    // A toggle made any way (server methods, tool handles, a pushed remote change) is saved.
-    this.registry.onChange((change) => {
-      if (change.toggled.length > 0) this.#toolState.changed();
-    });
     if (options.cluster) {
       const { views, events, prompts, resources, logger } = this;
       this.#cluster = new ClusterLink(options.cluster, {
@@ -249,19 +247,19 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
-    this.#toolState.changed();
+    this.#toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
-    this.#toolState.changed();
+    this.#toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
-    this.#toolState.changed();
+    this.#toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
