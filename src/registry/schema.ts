@@ -11,12 +11,18 @@ export type JsonSchemaObject = { type?: string; [key: string]: unknown };
  */
 export type ToolSchema = StandardSchemaWithJSON | JsonSchemaObject;
 
+/** The outcome of {@link CompiledSchema.validate}: the parsed value or human-readable issues. */
+export type SchemaCheck = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
 /** A schema compiled once at registration: its wire JSON form and a validator. */
 export interface CompiledSchema {
   /** The JSON Schema sent in `tools/list` (always an object schema). */
   readonly json: Record<string, unknown>;
-  /** Validates a value; returns the parsed value or a list of human-readable issues. */
-  validate(value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; issues: string[] }>;
+  /**
+   * Validates a value. Synchronous when the schema's validator is (zod, AJV), so a call
+   * path need not wait a microtask for it; a Promise when the validator is asynchronous.
+   */
+  validate(value: unknown): SchemaCheck | Promise<SchemaCheck>;
 }
 
 /**
@@ -57,6 +63,8 @@ function fromAjvMessage(message: string): string | undefined {
   return pointer ? `${pointer}: ${match[2]}` : match[2];
 }
 
+type StandardSchemaV1Result = Awaited<ReturnType<StandardSchemaWithJSON['~standard']['validate']>>;
+
 function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {
   const { $schema: _drop, ...rest } = json;
   return rest;
@@ -71,7 +79,7 @@ function withoutDialect(json: Record<string, unknown>): Record<string, unknown> 
  */
 export function compileSchema(schema: ToolSchema | undefined, label: string): CompiledSchema {
   if (schema === undefined) {
-    return { json: EMPTY_OBJECT_SCHEMA, validate: async (value) => ({ ok: true, value: value ?? {} }) };
+    return { json: EMPTY_OBJECT_SCHEMA, validate: (value) => ({ ok: true, value: value ?? {} }) };
   }
   let standard: StandardSchemaWithJSON;
   let json: Record<string, unknown>;
@@ -93,10 +101,14 @@ export function compileSchema(schema: ToolSchema | undefined, label: string): Co
   const wire = isStandardSchema(schema) ? withoutDialect(json) : json;
   return {
     json: Object.freeze(wire),
-    async validate(value) {
-      const result = await standard['~standard'].validate(value ?? {});
-      if (result.issues) return { ok: false, issues: result.issues.flatMap(formatIssue) };
-      return { ok: true, value: result.value };
+    validate(value) {
+      const result = standard['~standard'].validate(value ?? {});
+      return result instanceof Promise ? result.then(toCheck) : toCheck(result);
     },
   };
+}
+
+function toCheck(result: StandardSchemaV1Result): SchemaCheck {
+  if (result.issues) return { ok: false, issues: result.issues.flatMap(formatIssue) };
+  return { ok: true, value: result.value };
 }

@@ -6,13 +6,50 @@ const cancelled = () => new ToolCallAbortedError('cancelled', 'cancelled by the 
 const timedOut = () => new ToolCallAbortedError('timeout', 'timed out');
 
 describe('CallAbort (the abort side of one tool call)', () => {
-  it('returns a synchronous value as it is, without listening on the request signal', async () => {
+  it('returns a synchronous value as it is (no promise), without listening on the request signal', () => {
     const upstream = new AbortController();
     const abort = new CallAbort(upstream.signal, cancelled);
-    await expect(abort.run(() => 'done', undefined, timedOut)).resolves.toBe('done');
+    expect(abort.run(() => 'done', undefined, timedOut)).toBe('done');
     upstream.abort();
     abort.dispose();
     expect(abort.signal.aborted).toBe(false);
+  });
+
+  it('throws what a synchronous execute throws', () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    expect(() =>
+      abort.run(
+        () => {
+          throw new Error('sync boom');
+        },
+        undefined,
+        timedOut,
+      ),
+    ).toThrow('sync boom');
+  });
+
+  it('a signal first read after the call was aborted is already aborted with the first reason', () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    abort.abort(timedOut());
+    abort.abort(cancelled());
+    expect(abort.aborted).toBe(true);
+    expect(abort.signal.aborted).toBe(true);
+    expect(abort.signal.reason).toMatchObject({ reason: 'timeout' });
+  });
+
+  it('counts timeoutMs from the start of the call, its synchronous part included', async () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    const started = Date.now();
+    const pending = abort.run(
+      () => {
+        while (Date.now() - started < 60); // a synchronous part longer than the timeout
+        return new Promise(() => {});
+      },
+      40,
+      timedOut,
+    );
+    await expect(pending).rejects.toMatchObject({ reason: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('resolves with a pending result and rejects with what execute rejects', async () => {

@@ -19,7 +19,9 @@ import type { InputRounds } from './input-rounds.js';
 
 /** Which era a request belongs to: modern requests carry the 2026-07-28 `_meta` envelope. */
 export function requestEra(ctx: ServerContext): 'legacy' | 'modern' {
-  return ctx.mcpReq.envelope && Object.keys(ctx.mcpReq.envelope).length > 0 ? 'modern' : 'legacy';
+  const envelope = ctx.mcpReq.envelope;
+  if (envelope) for (const _key in envelope) return 'modern'; // no key array per call
+  return 'legacy';
 }
 
 /** A zod / Standard Schema becomes the flat JSON Schema elicitation puts on the wire. */
@@ -32,66 +34,108 @@ function wireSchema(schema: ElicitOptions['requestedSchema']): ElicitRequestForm
   return schema;
 }
 
+/** Something whose `signal` is made on first use (a tool call's {@link CallAbort}). */
+export interface LazySignal {
+  readonly signal: AbortSignal;
+}
+
 /**
  * Builds the {@link ToolContext} for one `tools/call` from the SDK's handler context.
  * Client info comes from the modern envelope when present, else from the legacy handshake.
  * `rounds` is set on the 2026-07-28 era, where elicitation and sampling are input-required rounds.
+ * `aborts` gives `context.signal`, read only when the tool (or elicitation, sampling) uses it:
+ * most tools never do, and making a signal costs several µs per call (profiled, W2).
  */
 export function buildToolContext(
   server: Server,
   ctx: ServerContext,
-  signal: AbortSignal,
+  aborts: AbortSignal | LazySignal,
   rounds: InputRounds | undefined,
 ): ToolContext {
-  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
-  const progressToken = ctx.mcpReq._meta?.progressToken;
-  const capabilities =
-    (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
-  const send = (level: LoggingLevel) => (message: string, data?: unknown) => {
-    // Logging is best effort: a closed connection must not fail the tool.
-    ctx.mcpReq.log(level, data === undefined ? message : { message, data }).catch(() => {});
-  };
-  const log: ToolLogger = { debug: send('debug'), info: send('info'), warn: send('warning'), error: send('error') };
-  const require = (capability: ClientInputCapability) => {
-    if (!capabilities?.[capability]) {
-      throw new InputUnavailableError(
-        `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
-        capability,
-      );
-    }
-  };
-  return {
-    signal,
-    requestId: ctx.mcpReq.id,
-    sessionId: ctx.sessionId,
-    authInfo: ctx.http?.authInfo,
-    clientInfo: (envelope[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion(),
-    clientCapabilities: capabilities,
-    era: rounds ? 'modern' : 'legacy',
-    log,
-    async reportProgress({ progress, total, message }) {
+  return new CallContext(server, ctx, aborts, rounds);
+}
+
+/**
+ * A class, not an object literal: a literal with getters costs microseconds per call, and
+ * `signal` / `log` must be getters to be made lazily. Methods are own arrow functions, so a
+ * tool may destructure them (`const { elicit } = context`).
+ */
+class CallContext implements ToolContext {
+  readonly requestId: ToolContext['requestId'];
+  readonly sessionId: string | undefined;
+  readonly authInfo: ToolContext['authInfo'];
+  readonly clientInfo: Implementation | undefined;
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  readonly era: ToolContext['era'];
+  readonly reportProgress: ToolContext['reportProgress'];
+  readonly elicit: ToolContext['elicit'];
+  readonly sample: ToolContext['sample'];
+  readonly listRoots: ToolContext['listRoots'];
+  readonly #ctx: ServerContext;
+  readonly #aborts: AbortSignal | LazySignal;
+  #log: ToolLogger | undefined;
+
+  constructor(server: Server, ctx: ServerContext, aborts: AbortSignal | LazySignal, rounds: InputRounds | undefined) {
+    this.#ctx = ctx;
+    this.#aborts = aborts;
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const capabilities =
+      (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+    this.requestId = ctx.mcpReq.id;
+    this.sessionId = ctx.sessionId;
+    this.authInfo = ctx.http?.authInfo;
+    this.clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion();
+    this.clientCapabilities = capabilities;
+    this.era = rounds ? 'modern' : 'legacy';
+    const require = (capability: ClientInputCapability) => {
+      if (!capabilities?.[capability]) {
+        throw new InputUnavailableError(
+          `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
+          capability,
+        );
+      }
+    };
+    this.reportProgress = async ({ progress, total, message }) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
       if (progressToken === undefined) return;
       await ctx.mcpReq
         .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
         .catch(() => {});
-    },
-    async elicit({ message, requestedSchema, key }): Promise<ElicitResult> {
+    };
+    this.elicit = async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
       require('elicitation');
       if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
       return ctx.mcpReq.elicitInput(
         { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
-        { signal },
+        { signal: this.signal },
       );
-    },
-    async sample(params, options): Promise<CreateMessageResult> {
+    };
+    this.sample = async (params, options): Promise<CreateMessageResult> => {
       require('sampling');
       if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
-      return (await ctx.mcpReq.requestSampling(params, { signal })) as CreateMessageResult;
-    },
-    async listRoots(options): Promise<ListRootsResult> {
+      return (await ctx.mcpReq.requestSampling(params, { signal: this.signal })) as CreateMessageResult;
+    };
+    this.listRoots = async (options): Promise<ListRootsResult> => {
       require('roots');
       if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
-      return ctx.mcpReq.send({ method: 'roots/list' }, { signal });
-    },
+      return ctx.mcpReq.send({ method: 'roots/list' }, { signal: this.signal });
+    };
+  }
+
+  get signal(): AbortSignal {
+    const aborts = this.#aborts;
+    return aborts instanceof AbortSignal ? aborts : aborts.signal;
+  }
+
+  get log(): ToolLogger {
+    return (this.#log ??= toolLogger(this.#ctx));
+  }
+}
+
+/** `context.log`: MCP log notifications tied to the request (best effort: a closed connection never fails the tool). */
+function toolLogger(ctx: ServerContext): ToolLogger {
+  const send = (level: LoggingLevel) => (message: string, data?: unknown) => {
+    ctx.mcpReq.log(level, data === undefined ? message : { message, data }).catch(() => {});
   };
+  return { debug: send('debug'), info: send('info'), warn: send('warning'), error: send('error') };
 }

@@ -9,14 +9,16 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * (the first reason wins) when the client cancels the request, when the connection closes
  * during the call, or when the tool's `timeoutMs` passes; `execute` is raced against it.
  *
- * Cost: in Node 20 adding the first listener to a fresh `AbortSignal` costs several µs, a
- * sizeable part of a whole stdio `tools/call`. So the request's signal is listened to only
- * once `execute` has returned a pending promise (a synchronous `execute` cannot be
- * interrupted: nothing aborts while it runs), and the race is settled directly by
- * {@link abort} rather than by a second listener on the tool's own signal.
+ * Cost (profiled on a stdio `tools/call`, Node 20): creating an `AbortSignal` and adding
+ * the first listener to one each cost several µs, a sizeable part of a whole call. So the
+ * tool's signal is created only when the tool reads `context.signal` (already aborted if
+ * the call was), the request's signal is listened to only once `execute` has returned a
+ * pending promise (a synchronous `execute` cannot be interrupted: nothing aborts while it
+ * runs), and the race is settled directly by {@link abort}, not by a listener.
  */
 export class CallAbort {
-  readonly #controller = new AbortController();
+  #controller: AbortController | undefined;
+  #reason: ToolCallAbortedError | undefined;
   readonly #upstream: AbortSignal;
   readonly #upstreamReason: () => ToolCallAbortedError;
   #onUpstream?: () => void;
@@ -32,33 +34,55 @@ export class CallAbort {
     if (upstream.aborted) this.abort(upstreamReason());
   }
 
-  /** The tool's `context.signal`. */
+  /** The tool's `context.signal` (made on first use). */
   get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+    }
     return this.#controller.signal;
+  }
+
+  /** Whether the call was aborted (without making its signal). */
+  get aborted(): boolean {
+    return this.#reason !== undefined;
   }
 
   /** Aborts the call with `reason` unless it was already aborted. */
   abort(reason: ToolCallAbortedError): void {
-    if (this.#controller.signal.aborted) return;
-    this.#controller.abort(reason);
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
     this.#reject?.(reason);
   }
 
   /**
    * Runs `execute`; a pending result is raced against {@link abort} (cancellation,
-   * disconnection, `timeoutMs`). A value returned synchronously is returned as it is.
+   * disconnection, `timeoutMs`). A value returned synchronously is returned as it is, and
+   * a synchronous throw is thrown, so a synchronous tool costs no promise here.
    */
-  async run<T>(
+  run<T>(
     execute: () => T | PromiseLike<T>,
     timeoutMs: number | undefined,
     timeoutReason: () => ToolCallAbortedError,
-  ) {
+  ): T | Promise<T> {
+    const started = timeoutMs === undefined ? 0 : performance.now();
+    const returned = execute();
+    if (!isThenable(returned)) return returned;
+    // The timeout counts from the call's start, its synchronous part included.
+    const remainingMs = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (performance.now() - started));
+    return this.#race(returned, remainingMs, timeoutReason);
+  }
+
+  async #race<T>(
+    returned: PromiseLike<T>,
+    timeoutMs: number | undefined,
+    timeoutReason: () => ToolCallAbortedError,
+  ): Promise<T> {
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.abort(timeoutReason()), timeoutMs);
+    this.#onUpstream = () => this.abort(this.#upstreamReason());
+    this.#upstream.addEventListener('abort', this.#onUpstream, { once: true });
     try {
-      const returned = execute();
-      if (!isThenable(returned)) return returned;
-      this.#onUpstream = () => this.abort(this.#upstreamReason());
-      this.#upstream.addEventListener('abort', this.#onUpstream, { once: true });
       return await new Promise<T>((resolve, reject) => {
         this.#reject = reject;
         if (this.#upstream.aborted) this.#onUpstream?.(); // aborted while execute ran synchronously

@@ -15,9 +15,17 @@ export async function settleWithin(promise: Promise<unknown>, ms: number): Promi
   clearTimeout(timer);
 }
 
+/** One call in flight; its settlement promise is made only when a shutdown waits for it. */
 interface Entry {
   readonly abort: CallAbort;
-  readonly settled: Promise<void>;
+  finished: boolean;
+  settled?: Promise<void>;
+  resolve?: () => void;
+}
+
+function settled(entry: Entry): Promise<void> {
+  if (entry.finished) return Promise.resolve();
+  return (entry.settled ??= new Promise<void>((resolve) => (entry.resolve = resolve)));
 }
 
 /**
@@ -35,12 +43,11 @@ export class InFlightCalls {
   begin(view: Server, id: RequestId, abort: CallAbort): () => void {
     let calls = this.#calls.get(view);
     if (!calls) this.#calls.set(view, (calls = new Map()));
-    let done!: () => void;
-    const settled = new Promise<void>((resolve) => (done = resolve));
-    const entry: Entry = { abort, settled };
+    const entry: Entry = { abort, finished: false };
     calls.set(id, entry);
     return () => {
-      done();
+      entry.finished = true;
+      entry.resolve?.();
       if (calls.get(id) === entry) calls.delete(id);
       if (calls.size === 0 && this.#calls.get(view) === calls) this.#calls.delete(view);
     };
@@ -74,7 +81,7 @@ export class InFlightCalls {
   async #abortAndWait(targets: Entry[], reason: () => ToolCallAbortedError): Promise<void> {
     if (targets.length === 0) return;
     for (const { abort } of targets) abort.abort(reason());
-    await settleWithin(Promise.all(targets.map((entry) => entry.settled)), ABORT_SETTLE_MS);
+    await settleWithin(Promise.all(targets.map(settled)), ABORT_SETTLE_MS);
     // The SDK sends a handler's answer a few microtasks after it returns: let it go out.
     await new Promise((resolve) => setImmediate(resolve));
   }

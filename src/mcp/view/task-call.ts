@@ -47,16 +47,18 @@ export interface ToolCallParams {
  *   request's capabilities becomes a task (after `taskAfterMs`); a `required` tool called
  *   without it is -32021 naming the extension; the legacy `task` param is ignored.
  */
-export async function callToolWithTasks(deps: TaskCallDeps, params: ToolCallParams, ctx: ServerContext) {
-  const { tool } = deps.tools.resolve(params.name, ctx.http?.authInfo);
+export function callToolWithTasks(deps: TaskCallDeps, params: ToolCallParams, ctx: ServerContext) {
+  // Not async: an ordinary call returns callTool's promise as it is (no extra promise per call).
+  const resolved = deps.tools.resolve(params.name, ctx.http?.authInfo);
+  const { tool } = resolved;
   const support = tool?.taskSupport ?? 'forbidden';
-  if (!tool) return callTool(deps, params.name, params.arguments, ctx);
+  if (!tool) return callTool(deps, params.name, params.arguments, ctx, resolved);
   const modern = requestEra(ctx) === 'modern';
   let requestedTtl: number | null | undefined;
   if (modern) {
-    if (support === 'forbidden') return callTool(deps, params.name, params.arguments, ctx);
+    if (support === 'forbidden') return callTool(deps, params.name, params.arguments, ctx, resolved);
     if (!optedIntoTasks(ctx)) {
-      if (support === 'optional') return callTool(deps, params.name, params.arguments, ctx);
+      if (support === 'optional') return callTool(deps, params.name, params.arguments, ctx, resolved);
       throw tasksExtensionRequired(
         `Tool "${tool.name}" runs only as a task: declare the ${'io.modelcontextprotocol/tasks'} extension in the request's client capabilities.`,
       );
@@ -64,7 +66,7 @@ export async function callToolWithTasks(deps: TaskCallDeps, params: ToolCallPara
   } else {
     const task = params.task;
     if (task === undefined) {
-      if (support !== 'required') return callTool(deps, params.name, params.arguments, ctx);
+      if (support !== 'required') return callTool(deps, params.name, params.arguments, ctx, resolved);
       throw new ProtocolError(
         ProtocolErrorCode.MethodNotFound,
         `Tool "${tool.name}" must be called as a task: add the "task" parameter to tools/call.`,
@@ -88,7 +90,19 @@ export async function callToolWithTasks(deps: TaskCallDeps, params: ToolCallPara
     }
     requestedTtl = ttl as number | null | undefined;
   }
-  const parsed = await tool.compiled().input.validate(params.arguments);
+  return startTask(deps, tool, params.arguments, ctx, modern, requestedTtl);
+}
+
+/** Validates the arguments of a call that becomes a task, then starts it. */
+async function startTask(
+  deps: TaskCallDeps,
+  tool: Tool<never>,
+  args: unknown,
+  ctx: ServerContext,
+  modern: boolean,
+  requestedTtl: number | null | undefined,
+) {
+  const parsed = await tool.compiled().input.validate(args);
   if (!parsed.ok) return invalidArgumentsResult(tool.name, parsed.issues);
   return new TaskCall(deps, tool, ctx, modern).start(parsed.value, requestedTtl);
 }
@@ -265,6 +279,7 @@ class TaskCall {
     ) as unknown as ToolContext['log'];
     return {
       ...base,
+      signal: base.signal, // an accessor of the base context: spread copies own fields only
       log,
       reportProgress: async (progress: ToolProgress) => {
         status(progressText(progress));

@@ -41,9 +41,14 @@ function endsWithProtocolError(error: unknown): error is ToolCallAbortedError {
  *   with the abort's message when the call was ended by `stop()` (`shutdown`) or by its
  *   connection or session going away (`disconnected`).
  */
-export async function callTool(deps: ToolCallDeps, name: string, args: unknown, ctx: ServerContext) {
-  const auth = ctx.http?.authInfo;
-  const { tool, problem } = deps.tools.resolve(name, auth);
+export async function callTool(
+  deps: ToolCallDeps,
+  name: string,
+  args: unknown,
+  ctx: ServerContext,
+  resolved: ReturnType<ViewTools['resolve']> = deps.tools.resolve(name, ctx.http?.authInfo),
+) {
+  const { tool, problem } = resolved;
   if (!tool) {
     const message =
       problem === 'disabled'
@@ -51,12 +56,16 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
         : `Unknown tool "${name}". Call tools/list to see the tools this server offers.`;
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
   }
+  // Hot path (profiled, W2): a synchronous validator or tool is not awaited, so a plain
+  // call costs this async function's one promise and no further microtask hops.
   const compiled = tool.compiled();
-  const parsed = await compiled.input.validate(args);
+  const checking = compiled.input.validate(args);
+  const parsed = checking instanceof Promise ? await checking : checking;
+  const { events } = deps;
   if (!parsed.ok) {
     // execute never runs, but observers still see the failed call (as the client does).
     const result = invalidArgumentsResult(name, parsed.issues);
-    deps.events.safeEmit('toolCallFinished', {
+    events.safeEmit('toolCallFinished', {
       name,
       requestId: ctx.mcpReq.id,
       sessionId: ctx.sessionId,
@@ -74,30 +83,30 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
       : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),
   );
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
-  const context = buildToolContext(deps.server, ctx, abort.signal, rounds);
+  const context = buildToolContext(deps.server, ctx, abort, rounds);
 
   const done = deps.calls.begin(deps.server, ctx.mcpReq.id, abort);
-  const started = performance.now();
-  const base = {
-    name,
-    requestId: ctx.mcpReq.id,
-    sessionId: ctx.sessionId,
-    args: parsed.value as Record<string, unknown>,
-  };
-  deps.events.safeEmit('toolCallStarted', base);
+  // Events are built only for listeners (none in a plain server: a call then allocates less).
+  const observed = events.listenerCount('toolCallStarted') + events.listenerCount('toolCallFinished') > 0;
+  const started = observed ? performance.now() : 0;
+  const base = observed
+    ? { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, args: parsed.value as Record<string, unknown> }
+    : undefined;
+  if (base) events.safeEmit('toolCallStarted', base);
   let thrown: unknown;
   let result: CallToolResult;
   try {
-    const returned = await abort.run(
+    const running = abort.run(
       () => tool.execute(parsed.value as never, context),
       tool.timeoutMs,
       () => new ToolCallAbortedError('timeout', `Tool "${name}" timed out after ${tool.timeoutMs} ms.`),
     );
-    result = toCallToolResult(returned);
-    result = await checkOutput(tool, result);
+    result = toCallToolResult(running instanceof Promise ? await running : running);
+    if (compiled.output) result = await checkOutput(tool, result);
   } catch (error) {
-    const finish = (extra: { isError: boolean; inputRequired?: true; error?: unknown }) =>
-      deps.events.safeEmit('toolCallFinished', { ...base, durationMs: performance.now() - started, ...extra });
+    const finish = (extra: { isError: boolean; inputRequired?: true; error?: unknown }) => {
+      if (base) events.safeEmit('toolCallFinished', { ...base, durationMs: performance.now() - started, ...extra });
+    };
     let outcome: Awaited<ReturnType<typeof inputRoundOutcome>>;
     try {
       outcome = await inputRoundOutcome(error, rounds, deps.requestState, ctx);
@@ -119,13 +128,15 @@ export async function callTool(deps: ToolCallDeps, name: string, args: unknown, 
     abort.dispose();
     done();
   }
-  deps.events.safeEmit('toolCallFinished', {
-    ...base,
-    durationMs: performance.now() - started,
-    isError: result.isError === true,
-    result,
-    ...(thrown !== undefined && { error: thrown }),
-  });
+  if (base) {
+    events.safeEmit('toolCallFinished', {
+      ...base,
+      durationMs: performance.now() - started,
+      isError: result.isError === true,
+      result,
+      ...(thrown !== undefined && { error: thrown }),
+    });
+  }
   return deps.server.projectCallToolResult(result, compiled.output?.json);
 }
 

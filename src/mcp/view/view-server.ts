@@ -33,8 +33,21 @@ export class ViewServer extends Server {
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
     const wrapped = super._wrapHandler(method, handler);
+    const refine = (error: unknown) => {
+      throw invalidParamsError(method, error) ?? error;
+    };
+    if (method !== 'initialize') {
+      // Not async: one promise reaction per request instead of an async frame (hot path, W2).
+      return (request, ctx) => {
+        try {
+          return wrapped(request, ctx).then(undefined, refine);
+        } catch (error) {
+          return refine(error);
+        }
+      };
+    }
     return async (request, ctx) => {
-      if (method === 'initialize' && this.#initialized) {
+      if (this.#initialized) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidRequest,
           'Invalid Request: this connection is already initialized; initialize may be sent only once (MCP lifecycle). Open a new connection to start over.',
@@ -42,10 +55,10 @@ export class ViewServer extends Server {
       }
       try {
         const result = await wrapped(request, ctx);
-        if (method === 'initialize') this.#initialized = true;
+        this.#initialized = true;
         return result;
       } catch (error) {
-        throw invalidParamsError(method, error) ?? error;
+        return refine(error);
       }
     };
   }
