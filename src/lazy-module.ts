@@ -12,3 +12,14 @@ export function lazyRequire<T>(id: string): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= require(id) as T);
 }
+
+/**
+ * Node built-ins that cost milliseconds to load and that a plain stdio server never needs at start:
+ * `node:crypto` (~4.5 ms; ids, keys and hashes are made on first use) and `node:http` (~3 ms; loaded
+ * by the HTTP transport when it listens). Measured after the SDK's own imports (bench W0).
+ */
+export const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
+/** See {@link nodeCrypto}. */
+export const nodeHttp = lazyRequire<typeof import('node:http')>('node:http');
+/** `node:os` (~0.7 ms): host name, CPU count and home folder, read on first use. */
+export const nodeOs = lazyRequire<typeof import('node:os')>('node:os');

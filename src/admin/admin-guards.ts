@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import type { RequestHandler } from 'express';
 import type { ResolvedAdminOptions } from './admin-options.js';
 import { sendAdminError } from './admin-errors.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 const CHALLENGE = 'Bearer realm="mcp-toolkit admin"';
 
@@ -36,7 +36,7 @@ export function networkGuard(options: ResolvedAdminOptions): RequestHandler {
   };
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => nodeCrypto().createHash('sha256').update(value).digest();
 
 /**
  * Authentication of the API routes: the app's `authenticate`, else `Authorization: Bearer
@@ -51,7 +51,7 @@ export function authGuard(options: ResolvedAdminOptions): RequestHandler {
       if (options.authenticate) allowed = (await options.authenticate(req)) === true;
       else {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-        allowed = match !== null && expected !== undefined && timingSafeEqual(digest(match[1]!), expected);
+        allowed = match !== null && expected !== undefined && nodeCrypto().timingSafeEqual(digest(match[1]!), expected);
       }
     } catch {
       allowed = false;

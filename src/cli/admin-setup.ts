@@ -1,15 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
+import { nodeCrypto, nodeOs } from '../lazy-module.js';
 
 /** Environment variable giving `serve --admin` its token (instead of `--admin-token` or a generated one). */
 export const ADMIN_TOKEN_ENV = 'MCP_TOOLKIT_ADMIN_TOKEN';
 
 /** The user's configuration directory: `$XDG_CONFIG_HOME` or `~/.config`; `%APPDATA%` on Windows; `~/Library/Application Support` on macOS. */
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
-  if (platform === 'win32') return env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming');
-  if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support');
-  return env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  if (platform === 'win32') return env.APPDATA ?? path.join(nodeOs().homedir(), 'AppData', 'Roaming');
+  if (platform === 'darwin') return path.join(nodeOs().homedir(), 'Library', 'Application Support');
+  return env.XDG_CONFIG_HOME || path.join(nodeOs().homedir(), '.config');
 }
 
 /**
@@ -19,7 +18,7 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env, platform = p
  */
 export function defaultStateFile(folder: string, configDir = userConfigDir()): string {
   const absolute = path.resolve(folder);
-  const hash = createHash('sha256').update(absolute).digest('hex').slice(0, 12);
+  const hash = nodeCrypto().createHash('sha256').update(absolute).digest('hex').slice(0, 12);
   const name = path.basename(absolute).replace(/[^A-Za-z0-9._-]/g, '_') || 'root';
   return path.join(configDir, 'mcp-toolkit', 'tool-state', `${name}-${hash}.json`);
 }
@@ -31,7 +30,7 @@ export function defaultStateFile(folder: string, configDir = userConfigDir()): s
  */
 export function adminToken(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const given = flag ?? env[ADMIN_TOKEN_ENV];
-  if (given === undefined || given === '') return randomBytes(32).toString('base64url');
+  if (given === undefined || given === '') return nodeCrypto().randomBytes(32).toString('base64url');
   if (given.length < 16) throw new Error(`the admin token must have at least 16 characters (got ${given.length})`);
   return given;
 }

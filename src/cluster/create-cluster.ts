@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
 import { RedisChangeBus } from './redis-change-bus.js';
@@ -7,6 +5,7 @@ import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
 import { RedisTaskStore } from './redis-task-store.js';
 import { RedisToolStateStore } from './redis-tool-state-store.js';
+import { nodeCrypto, nodeOs } from '../lazy-module.js';
 
 /** Options of {@link createCluster}. */
 export interface ClusterOptions {
@@ -57,7 +56,7 @@ async function sharedKey(link: RedisLink, prefix: string, logger: Logger): Promi
   if (link.isReady) {
     const key = `${prefix}:request-state-key`;
     try {
-      await link.command.set(key, randomBytes(MIN_KEY_BYTES).toString('base64'), { condition: 'NX' });
+      await link.command.set(key, nodeCrypto().randomBytes(MIN_KEY_BYTES).toString('base64'), { condition: 'NX' });
       const stored = await link.command.get(key);
       if (stored) return Buffer.from(stored, 'base64');
     } catch (error) {
@@ -68,7 +67,7 @@ async function sharedKey(link: RedisLink, prefix: string, logger: Logger): Promi
     'Using a per-process requestState key: 2026-07-28 input rounds will not continue on other replicas. ' +
       'Pass requestStateKey (CLI: MCP_TOOLKIT_REQUEST_STATE_KEY) to share one without Redis.',
   );
-  return randomBytes(MIN_KEY_BYTES);
+  return nodeCrypto().randomBytes(MIN_KEY_BYTES);
 }
 
 function toKey(key: Uint8Array | string): Uint8Array {
@@ -104,7 +103,8 @@ function toKey(key: Uint8Array | string): Uint8Array {
  */
 export async function createCluster(options: ClusterOptions): Promise<RedisCluster> {
   const prefix = options.prefix ?? 'mcp-toolkit';
-  const replicaId = options.replicaId ?? `${os.hostname()}-${process.pid}-${randomBytes(2).toString('hex')}`;
+  const replicaId =
+    options.replicaId ?? `${nodeOs().hostname()}-${process.pid}-${nodeCrypto().randomBytes(2).toString('hex')}`;
   const logger = (options.logger ?? createDefaultLogger()).child({ replicaId });
   const ownKey = options.requestStateKey === undefined ? undefined : toKey(options.requestStateKey);
   const link = await RedisLink.open({

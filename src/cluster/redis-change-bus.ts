@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { ChangeBus, ClusterChange } from '../state/change-bus.js';
 import type { RedisLink } from './redis-link.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 const TYPES = new Set(['resourceUpdated', 'resourcesChanged', 'promptsChanged']);
 
@@ -26,7 +26,7 @@ function parse(text: string): { by: string; change: ClusterChange } | undefined 
  */
 export class RedisChangeBus implements ChangeBus {
   readonly #channel: string;
-  readonly #instance = randomUUID();
+  readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(change: ClusterChange) => void>();
 
   constructor(

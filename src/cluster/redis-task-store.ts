@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ClusterUnavailableError, TaskError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { decodeCursor, encodeCursor, MemoryTaskStore } from '../tasks/memory-task-store.js';
@@ -13,6 +12,7 @@ import type {
 } from '../tasks/task-store.js';
 import type { RedisLink } from './redis-link.js';
 import { CAS_TASK_SCRIPT, CREATE_TASK_SCRIPT, EXPIRE_TASK_SCRIPT } from './task-scripts.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 /** How often a write retries after another process changed the same task first. */
 const MAX_ATTEMPTS = 8;
@@ -37,7 +37,7 @@ const isLive = (task: TaskRecord, now: number) => task.expiresAt === null || tas
 export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
   readonly #channel: string;
-  readonly #instance = randomUUID();
+  readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(event: TaskStoreEvent) => void>();
 
   /** `now` is the clock (ms since the epoch); tests may pass a fake one. */

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../state/tool-state-store.js';
 import type { RedisLink } from './redis-link.js';
 import { RECONCILE_SCRIPT, SAVE_SCRIPT } from './tool-state-scripts.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 /** A snapshot plus the replica that wrote it (breaks ties between equal versions). */
 interface StoredState extends ToolStateSnapshot {
@@ -41,7 +41,7 @@ function parseMessage(text: string): StateMessage | undefined {
  */
 export class RedisToolStateStore implements ToolStateStore {
   readonly #key: string;
-  readonly #instance = randomUUID();
+  readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(snapshot: ToolStateSnapshot) => void>();
   /** The newest state this replica knows (loaded, saved, received). */
   #known?: StoredState;

@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import {
-  createRequestStateCodec,
-  type McpRequestContext,
-  type Server,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import { type McpRequestContext, type Server, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import { DocumentStore, type DocumentResource, type DocumentStoreView } from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
+import { requestStateCodec } from './server/request-state.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { ToolStateStore } from '../state/tool-state-store.js';
@@ -34,7 +29,6 @@ import { UriResolver } from './server/uri-resolver.js';
 import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
-import type { InputState } from './context/input-rounds.js';
 import { ServerEvents } from './server/server-events.js';
 import { ClusterLink } from './server/cluster-link.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
@@ -181,10 +175,7 @@ export abstract class BaseMcpServer {
       calls: this.views.calls,
       pageSize: options.resourcePageSize,
       tasks: this.tasks,
-      requestState: createRequestStateCodec<InputState>({
-        key: options.requestStateKey ?? options.cluster?.requestStateKey ?? randomBytes(32),
-        bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
-      }),
+      requestState: requestStateCodec(options.requestStateKey ?? options.cluster?.requestStateKey),
       onError,
       instructions: () => {
         const parts = [serverInfo.instructions, ...this.registry.instructions()].filter(Boolean);

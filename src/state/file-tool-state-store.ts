@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolStateError } from '../errors.js';
 import { normalizeDisabled } from './memory-tool-state-store.js';
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 /** Marks our files, so a wrong `--state-file` (some other JSON) is refused instead of misread. */
 const FORMAT = 'mcp-toolkit/tool-state';
@@ -96,7 +96,7 @@ export class FileToolStateStore implements ToolStateStore {
     const snapshot = Object.freeze({ disabled, version: this.#version + 1, savedAt: Date.now() });
     const body = `${JSON.stringify({ format: FORMAT, version: snapshot.version, savedAt: snapshot.savedAt, disabled }, null, 2)}\n`;
     const dir = path.dirname(this.file);
-    const temporary = `${this.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const temporary = `${this.file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
     try {
       await fs.mkdir(dir, { recursive: true });
       const handle = await fs.open(temporary, 'wx', 0o600);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { TaskError, ToolCallAbortedError } from '../errors.js';
 import { resolveTaskPolicy, taskTtl, type ResolvedTaskPolicy, type TaskPolicy } from './task-policy.js';
 import {
@@ -9,6 +8,7 @@ import {
   type TaskStore,
   type TaskStoreEvent,
 } from './task-store.js';
+import { nodeCrypto } from '../lazy-module.js';
 
 /** What starts a task: who owns it, what runs, which wire form asked, the lifetime asked for. */
 export interface TaskStart {
@@ -369,7 +369,7 @@ let idPool = Buffer.alloc(0);
 let idOffset = 0;
 function newTaskId(): string {
   if (idOffset >= idPool.length) {
-    idPool = randomBytes(16 * 256);
+    idPool = nodeCrypto().randomBytes(16 * 256);
     idOffset = 0;
   }
   const id = idPool.toString('base64url', idOffset, idOffset + 16);

@@ -3,12 +3,12 @@
  * the others on the calling thread. A conversion over its wall time or heap is stopped by terminating its
  * worker (piscina replaces it); one over the output size is stopped by the converter or rejected after.
  */
-import os from 'node:os';
 import type { Piscina } from 'piscina';
 import { ConversionLimitError } from '../../errors.js';
 import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
 import type { ConversionReply, ConversionTask } from './conversion-worker.js';
 import { runnableModuleUrl, workerEntryUrl } from './worker-module.js';
+import { nodeOs } from '../../lazy-module.js';
 
 /** Default wall time of one conversion: 30 s. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
@@ -63,7 +63,7 @@ export class ConversionPool {
 
   /** @throws RangeError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
-    const cores = os.availableParallelism();
+    const cores = nodeOs().availableParallelism();
     // Leave a core to the event loop: 1 thread on 1-2 cores, 2 from 3 cores.
     this.threads = Math.floor(positive(options.threads, cores > 2 ? 2 : 1, 'threads'));
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_CONVERSION_TIMEOUT_MS, 'timeoutMs');

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
@@ -17,6 +16,7 @@ import {
   TASKS_EXTENSION_ID,
   tasksExtensionRequired,
 } from './task-wire.js';
+import { nodeCrypto } from '../../lazy-module.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -43,10 +43,14 @@ const TASK_LIST_PAGE = 100;
  * "Task not found", exactly like an unknown one.
  */
 export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDeps, manager: TaskManager): void {
+  let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
     manager,
-    viewId: randomUUID(),
+    // Made on first use: most views never create a task, and node:crypto costs ms to load (W0).
+    get viewId() {
+      return (viewId ??= nodeCrypto().randomUUID());
+    },
     onCreated: (task) => {
       if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);
     },

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   createMcpHandler,
@@ -23,6 +22,7 @@ import type { LegacySession } from './legacy-session.js';
 import type { HttpMcpServerOptions, ResolvedHttpOptions } from './options.js';
 import { SessionMap, type HttpSessionEvent } from './session-map.js';
 import { createWebBridge } from './web-bridge.js';
+import { nodeHttp } from '../../../lazy-module.js';
 
 /** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
 const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
@@ -70,7 +70,7 @@ export class HttpEndpoint {
   readonly #app: Express;
   #modern?: McpHttpHandler;
   #removeSink?: () => void;
-  #http?: http.Server;
+  #http?: import('node:http').Server;
   #address?: HttpServerAddress;
 
   constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpMcpServerOptions) {
@@ -99,7 +99,7 @@ export class HttpEndpoint {
   async listen(): Promise<HttpServerAddress> {
     this.#mount();
     const { host, port, path } = this.#options;
-    const server = http.createServer(this.#app);
+    const server = nodeHttp().createServer(this.#app);
     server.on('clientError', answerClientError); // a JSON-RPC body on 431/400/408 too
     this.#http = server;
     await new Promise<void>((resolve, reject) => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   isJSONRPCNotification,
   WebStandardStreamableHTTPServerTransport,
@@ -13,6 +12,7 @@ import { ToolCallAbortedError } from '../../../errors.js';
 import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../view/in-flight-calls.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
+import { nodeCrypto } from '../../../lazy-module.js';
 
 /** Transport settings shared by every legacy session. */
 export interface LegacyTransportSettings {
@@ -68,7 +68,7 @@ export class LegacySession implements Closable {
     this.#onInitialized = onInitialized;
     this.#calls = settings.calls;
     // The id is chosen now so that the event store view can scope its streams to it.
-    const sessionId = randomUUID();
+    const sessionId = nodeCrypto().randomUUID();
     this.#eventStore = settings.eventStore && new SessionEventStore(settings.eventStore, sessionId);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => sessionId,
