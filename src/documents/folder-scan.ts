@@ -1,15 +1,19 @@
 /**
- * Synchronous recursive folder scan (fast-glob) applying the path policy: dot-files and
- * `node_modules` skipped, `ignore` globs, extension filter, size limit, symlink boundary.
+ * Synchronous recursive folder scan applying the path policy: dot-files and `node_modules`
+ * skipped, `ignore` globs (picomatch), extension filter, size limit, symlink boundary.
+ *
+ * The walk is `fs.readdirSync` with file types, one folder at a time; the globs are picomatch's.
+ * It replaced fast-glob, whose ~40 modules cost about 45 ms to load, 8% of the CLI's whole cold
+ * start (bench W0), for a walk that needs no glob of its own: the only patterns are the ignore
+ * globs, which were matched with picomatch per entry anyway.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { lazyRequire } from '../lazy-module.js';
-
-// Loaded with the first registered folder.
-const fastGlob = lazyRequire<typeof import('fast-glob')>('fast-glob');
-const loadPicomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 import { ALWAYS_IGNORED_DIRECTORIES, hasAllowedExtension, isInside, realpathOrUndefined } from './path-policy.js';
+
+// Loaded with the first folder that has ignore globs.
+const loadPicomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
 /** Options of {@link scanFolder}; extensions must already be normalized. */
 export interface ScanOptions {
@@ -33,7 +37,19 @@ export interface ScannedFile {
   size: number;
 }
 
-const FAST_GLOB_IGNORE = ALWAYS_IGNORED_DIRECTORIES.flatMap((dir) => [`**/${dir}`, `**/${dir}/**`]);
+/** The entries of one folder, or none when it cannot be read (permissions, removed meanwhile). */
+function entriesOf(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Hidden entries and always-ignored folders are never listed nor entered. */
+function skipped(entry: fs.Dirent): boolean {
+  return entry.name.startsWith('.') || (entry.isDirectory() && ALWAYS_IGNORED_DIRECTORIES.includes(entry.name));
+}
 
 /** True when the name or one of its parent folders matches an ignore pattern. */
 function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: string): boolean {
@@ -61,31 +77,28 @@ export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
     }
   };
   const walk = (dir: string, prefix: string): void => {
-    const entries = fastGlob().sync('**/*', {
-      cwd: dir,
-      dot: false,
-      onlyFiles: false,
-      followSymbolicLinks: false,
-      stats: true,
-      suppressErrors: true,
-      ignore: prefix === '' ? [...FAST_GLOB_IGNORE, ...options.ignore] : FAST_GLOB_IGNORE,
-    });
-    for (const entry of entries) {
-      const name = prefix + entry.path;
-      const stats = entry.stats;
-      if (stats === undefined || ignoredBy(matcher, name)) continue;
-      if (stats.isFile()) {
-        accept(name, stats.size);
+    for (const entry of entriesOf(dir)) {
+      if (skipped(entry)) continue;
+      const name = prefix + entry.name;
+      if (ignoredBy(matcher, name)) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full, `${name}/`);
         continue;
       }
-      if (!stats.isSymbolicLink()) continue;
-      const real = realpathOrUndefined(path.join(dir, entry.path));
+      if (entry.isFile()) {
+        const stats = fs.statSync(full, { throwIfNoEntry: false });
+        if (stats?.isFile()) accept(name, stats.size);
+        continue;
+      }
+      if (!entry.isSymbolicLink()) continue;
+      const real = realpathOrUndefined(full);
       if (real === undefined || (!options.followSymlinks && !isInside(rootReal, real))) continue;
       const target = fs.statSync(real, { throwIfNoEntry: false });
       if (target?.isFile()) accept(name, target.size);
       else if (target?.isDirectory() && options.followSymlinks && !visited.has(real)) {
         visited.add(real);
-        walk(path.join(dir, entry.path), `${name}/`);
+        walk(full, `${name}/`);
       }
     }
   };

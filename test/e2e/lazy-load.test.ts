@@ -13,7 +13,7 @@ const LAZY = [
   'pino',
   'mime-types',
   'turndown',
-  'fast-glob',
+  'picomatch',
   'piscina',
   'redis',
 ];
