@@ -122,3 +122,34 @@ describe('SDK internals self-check', () => {
     expect(sdkSseWriterMatches(changed)).toBe(false);
   });
 });
+
+describe('cached tools/list over a real legacy HTTP session', () => {
+  it('answers the same full list every time: the shared cached bytes are written, never detached or changed', async () => {
+    const { HttpMcpServer } = await import('../../src/mcp/http-server.js');
+    const { defineTool } = await import('../../src/registry/tool.js');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const noop = () => {};
+    const logger = { debug: noop, info: noop, warn: noop, error: noop, child: () => logger };
+    const server = new HttpMcpServer({ name: 'cached', version: '1.0.0' }, { port: 0, logger: logger as never });
+    for (let i = 0; i < 300; i += 1) {
+      server.registerTool(defineTool({ name: `tool_${i}`, description: `Tool ${i} ✓`, execute: () => 'ok' }));
+    }
+    await server.start();
+    const clients = [new Client({ name: 'a', version: '1' }), new Client({ name: 'b', version: '1' })];
+    try {
+      for (const client of clients)
+        await client.connect(new StreamableHTTPClientTransport(new URL(server.address.url)));
+      const lists = [];
+      for (let round = 0; round < 3; round += 1) {
+        for (const client of clients) lists.push((await client.listTools()).tools.map((tool) => tool.name));
+      }
+      expect(lists[0]).toHaveLength(300);
+      expect(lists[0]![299]).toBe('tool_299');
+      for (const list of lists) expect(list).toEqual(lists[0]);
+    } finally {
+      for (const client of clients) await client.close();
+      await server.stop();
+    }
+  });
+});

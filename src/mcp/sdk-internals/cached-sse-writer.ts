@@ -24,9 +24,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * The SSE frame the SDK would write for `message` (`event: message`, optional `id:`,
  * `data: <JSON>`), built around the cached JSON of a `result.tools` marked with
- * `markSerializedOnce`; undefined when the message carries no such value.
+ * `markSerializedOnce`; undefined when the message carries no such value. The frame comes in
+ * three parts (head, the cached bytes themselves, tail), enqueued one after the other: copying
+ * ~200 KB into one buffer per `tools/list` at 1,000 tools was a tenth of the request's CPU (W4).
+ * Nothing downstream detaches an enqueued chunk (a default `ReadableStream`, written to the
+ * socket as it is), so the cached bytes are shared safely.
  */
-function cachedFrame(encoder: Encoder, message: unknown, eventId: string | undefined): Uint8Array | undefined {
+function cachedFrame(
+  encoder: Encoder,
+  message: unknown,
+  eventId: string | undefined,
+): [Uint8Array, Uint8Array, Uint8Array] | undefined {
   if (!isPlainObject(message) || !isPlainObject(message.result)) return undefined;
   const cached = serializedOnce(message.result.tools);
   if (!cached) return undefined;
@@ -35,11 +43,7 @@ function cachedFrame(encoder: Encoder, message: unknown, eventId: string | undef
   if (at < 0 || at !== shell.lastIndexOf(PLACEHOLDER_JSON)) return undefined;
   const head = encoder.encode(`event: message\n${eventId ? `id: ${eventId}\n` : ''}data: ${shell.slice(0, at)}`);
   const tail = encoder.encode(`${shell.slice(at + PLACEHOLDER_JSON.length)}\n\n`);
-  const frame = new Uint8Array(head.length + cached.length + tail.length);
-  frame.set(head, 0);
-  frame.set(cached, head.length);
-  frame.set(tail, head.length + cached.length);
-  return frame;
+  return [head, cached, tail];
 }
 
 /** Probe messages the self-check writes with the SDK's writer and with ours: one marked list, one plain message. */
@@ -107,7 +111,7 @@ export function sdkSseWriterMatches(writer: unknown, onMismatch?: (reason: strin
     const actual = written(sdk, message, eventId);
     const cached = cachedFrame(new TextEncoder(), message, eventId);
     if (actual !== expected) reason = 'the SDK writer frames SSE events differently';
-    else if (cached && Buffer.from(cached).toString('utf8') !== expected) reason = 'the cached frame differs';
+    else if (cached && Buffer.concat(cached).toString('utf8') !== expected) reason = 'the cached frame differs';
     if (reason) break;
   }
   verdicts.set(sdk, reason === undefined);
@@ -139,7 +143,7 @@ export function useCachedSseWriter(
     const frame = cachedFrame(encoder, message, eventId);
     if (!frame) return original.call(this, controller, encoder, message, eventId);
     try {
-      controller.enqueue(frame);
+      for (const part of frame) controller.enqueue(part);
       return true;
     } catch (error) {
       target.onerror?.(error as Error);
