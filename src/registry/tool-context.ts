@@ -46,9 +46,10 @@ export interface ToolLogger {
 /**
  * What a tool's `execute(args, context)` receives about the call it serves.
  * Built per call by the server view; fields that the transport does not know are `undefined`.
- * `signal` and `log` are accessors made on first read (most tools never read them, and an
- * `AbortSignal` costs microseconds per call): read or destructure them from the context
- * (`{ signal, log } = context` works); an object spread (`{ ...context }`) does not copy them.
+ * `signal`, `log`, `reportProgress`, `elicit`, `sample` and `listRoots` are accessors made on first
+ * read (most tools use none of them, and an `AbortSignal` alone costs microseconds per call): read
+ * or destructure them from the context (`const { signal, elicit } = context` works, and a method
+ * stays bound); an object spread (`{ ...context }`) copies only the plain fields.
  */
 export interface ToolContext {
   /** Fires when the client cancels the call or its connection closes; `signal.reason` tells which. */

@@ -35,6 +35,40 @@ describe.each(eras)('tool context on the %s era', (era) => {
     expect(text(await client.callTool({ name: 'work', arguments: {} }))).toBe('done');
   });
 
+  it('methods and accessors work when destructured; a spread copies the plain fields', async () => {
+    server = new InMemoryServer();
+    let seen: Record<string, unknown> = {};
+    server.registerTool(
+      defineTool({
+        name: 'destructure',
+        execute: async (_args, context) => {
+          const { reportProgress, log, signal, era, requestId } = context;
+          await reportProgress({ progress: 1, total: 1 });
+          log.info('destructured');
+          const spread = { ...context };
+          seen = {
+            aborted: signal.aborted,
+            era,
+            requestId,
+            spreadEra: spread.era,
+            same: context.elicit === context.elicit,
+          };
+          return 'ok';
+        },
+      }),
+    );
+    const client = await server.connect(era);
+    const progress: number[] = [];
+    const result = await client.callTool(
+      { name: 'destructure', arguments: {} },
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    expect(text(result)).toBe('ok');
+    expect(progress).toEqual([1]);
+    expect(seen).toMatchObject({ aborted: false, era, spreadEra: era, same: true });
+    expect(seen.requestId).toBeDefined();
+  });
+
   it('aborts the signal with reason "timeout" and answers a clear tool error', async () => {
     server = new InMemoryServer();
     let reason: unknown;

@@ -56,9 +56,12 @@ export function buildToolContext(
 }
 
 /**
- * A class, not an object literal: a literal with getters costs microseconds per call, and
- * `signal` / `log` must be getters to be made lazily. Methods are own arrow functions, so a
- * tool may destructure them (`const { elicit } = context`).
+ * A class, not an object literal: a literal with getters costs microseconds per call. Only the
+ * caller's facts are own fields; `signal`, `log` and the input methods are prototype getters
+ * made on first read (most tools use none of them, and each closure made per call showed as
+ * garbage-collection time in W2 profiles). A method read once stays bound to its context, so a
+ * tool may destructure it (`const { elicit, signal } = context`); an object spread copies only
+ * the own fields.
  */
 class CallContext implements ToolContext {
   readonly requestId: ToolContext['requestId'];
@@ -67,59 +70,27 @@ class CallContext implements ToolContext {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities | undefined;
   readonly era: ToolContext['era'];
-  readonly reportProgress: ToolContext['reportProgress'];
-  readonly elicit: ToolContext['elicit'];
-  readonly sample: ToolContext['sample'];
-  readonly listRoots: ToolContext['listRoots'];
   readonly #ctx: ServerContext;
   readonly #aborts: AbortSignal | LazySignal;
+  readonly #rounds: InputRounds | undefined;
   #log: ToolLogger | undefined;
+  #reportProgress: ToolContext['reportProgress'] | undefined;
+  #elicit: ToolContext['elicit'] | undefined;
+  #sample: ToolContext['sample'] | undefined;
+  #listRoots: ToolContext['listRoots'] | undefined;
 
   constructor(server: Server, ctx: ServerContext, aborts: AbortSignal | LazySignal, rounds: InputRounds | undefined) {
     this.#ctx = ctx;
     this.#aborts = aborts;
+    this.#rounds = rounds;
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const capabilities =
-      (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
     this.requestId = ctx.mcpReq.id;
     this.sessionId = ctx.sessionId;
     this.authInfo = ctx.http?.authInfo;
     this.clientInfo = (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion();
-    this.clientCapabilities = capabilities;
+    this.clientCapabilities =
+      (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
     this.era = rounds ? 'modern' : 'legacy';
-    const require = (capability: ClientInputCapability) => {
-      if (!capabilities?.[capability]) {
-        throw new InputUnavailableError(
-          `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
-          capability,
-        );
-      }
-    };
-    this.reportProgress = async ({ progress, total, message }) => {
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      if (progressToken === undefined) return;
-      await ctx.mcpReq
-        .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
-        .catch(() => {});
-    };
-    this.elicit = async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
-      require('elicitation');
-      if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
-      return ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
-        { signal: this.signal },
-      );
-    };
-    this.sample = async (params, options): Promise<CreateMessageResult> => {
-      require('sampling');
-      if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
-      return (await ctx.mcpReq.requestSampling(params, { signal: this.signal })) as CreateMessageResult;
-    };
-    this.listRoots = async (options): Promise<ListRootsResult> => {
-      require('roots');
-      if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
-      return ctx.mcpReq.send({ method: 'roots/list' }, { signal: this.signal });
-    };
   }
 
   get signal(): AbortSignal {
@@ -129,6 +100,56 @@ class CallContext implements ToolContext {
 
   get log(): ToolLogger {
     return (this.#log ??= toolLogger(this.#ctx));
+  }
+
+  get reportProgress(): ToolContext['reportProgress'] {
+    return (this.#reportProgress ??= async ({ progress, total, message }) => {
+      const progressToken = this.#ctx.mcpReq._meta?.progressToken;
+      if (progressToken === undefined) return;
+      await this.#ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
+        .catch(() => {});
+    });
+  }
+
+  get elicit(): ToolContext['elicit'] {
+    return (this.#elicit ??= async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
+      this.#require('elicitation');
+      const rounds = this.#rounds;
+      if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
+      return this.#ctx.mcpReq.elicitInput(
+        { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
+        { signal: this.signal },
+      );
+    });
+  }
+
+  get sample(): ToolContext['sample'] {
+    return (this.#sample ??= async (params, options): Promise<CreateMessageResult> => {
+      this.#require('sampling');
+      const rounds = this.#rounds;
+      if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
+      return (await this.#ctx.mcpReq.requestSampling(params, { signal: this.signal })) as CreateMessageResult;
+    });
+  }
+
+  get listRoots(): ToolContext['listRoots'] {
+    return (this.#listRoots ??= async (options): Promise<ListRootsResult> => {
+      this.#require('roots');
+      const rounds = this.#rounds;
+      if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
+      return this.#ctx.mcpReq.send({ method: 'roots/list' }, { signal: this.signal });
+    });
+  }
+
+  /** @throws InputUnavailableError when the client did not declare `capability`. */
+  #require(capability: ClientInputCapability): void {
+    if (!this.clientCapabilities?.[capability]) {
+      throw new InputUnavailableError(
+        `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
+        capability,
+      );
+    }
   }
 }
 

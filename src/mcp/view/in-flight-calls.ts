@@ -15,17 +15,10 @@ export async function settleWithin(promise: Promise<unknown>, ms: number): Promi
   clearTimeout(timer);
 }
 
-/** One call in flight; its settlement promise is made only when a shutdown waits for it. */
-interface Entry {
-  readonly abort: CallAbort;
-  finished: boolean;
-  settled?: Promise<void>;
-  resolve?: () => void;
-}
-
-function settled(entry: Entry): Promise<void> {
-  if (entry.finished) return Promise.resolve();
-  return (entry.settled ??= new Promise<void>((resolve) => (entry.resolve = resolve)));
+/** A shutdown waiting for a call to be answered. */
+interface Waiter {
+  readonly settled: Promise<void>;
+  readonly resolve: () => void;
 }
 
 /**
@@ -35,29 +28,35 @@ function settled(entry: Entry): Promise<void> {
  * connection dies (`disconnected`). The aborted call then answers once, through the SDK,
  * as any call does; nothing is written beside it, so nothing can race a call that is
  * finishing at the same moment.
+ *
+ * Hot path (W2): a call costs two map entries and a set entry, nothing else; each view's
+ * map lives as long as the view (weakly held), and a settlement promise is made only for
+ * calls a shutdown waits for.
  */
 export class InFlightCalls {
-  readonly #calls = new Map<Server, Map<RequestId, Entry>>();
+  readonly #byView = new WeakMap<Server, Map<RequestId, CallAbort>>();
+  readonly #all = new Set<CallAbort>();
+  readonly #waiters = new WeakMap<CallAbort, Waiter>();
 
-  /** Marks `id` in flight on `view`, abortable through `abort`; returns the function that marks it done. */
-  begin(view: Server, id: RequestId, abort: CallAbort): () => void {
-    let calls = this.#calls.get(view);
-    if (!calls) this.#calls.set(view, (calls = new Map()));
-    const entry: Entry = { abort, finished: false };
-    calls.set(id, entry);
-    return () => {
-      entry.finished = true;
-      entry.resolve?.();
-      if (calls.get(id) === entry) calls.delete(id);
-      if (calls.size === 0 && this.#calls.get(view) === calls) this.#calls.delete(view);
-    };
+  /** Marks `id` in flight on `view`, abortable through `abort`; {@link end} marks it done. */
+  begin(view: Server, id: RequestId, abort: CallAbort): void {
+    let calls = this.#byView.get(view);
+    if (!calls) this.#byView.set(view, (calls = new Map()));
+    calls.set(id, abort);
+    this.#all.add(abort);
+  }
+
+  /** Marks the call `begin` registered as done (answered or about to be). */
+  end(view: Server, id: RequestId, abort: CallAbort): void {
+    const calls = this.#byView.get(view);
+    if (calls?.get(id) === abort) calls.delete(id);
+    this.#all.delete(abort);
+    this.#waiters.get(abort)?.resolve();
   }
 
   /** Number of calls in flight (all views). */
   get size(): number {
-    let size = 0;
-    for (const calls of this.#calls.values()) size += calls.size;
-    return size;
+    return this.#all.size;
   }
 
   /**
@@ -66,7 +65,7 @@ export class InFlightCalls {
    * transport, at most {@link ABORT_SETTLE_MS}.
    */
   async abort(view: Server, reason: () => ToolCallAbortedError, ids?: readonly RequestId[]): Promise<void> {
-    const calls = this.#calls.get(view);
+    const calls = this.#byView.get(view);
     if (!calls) return;
     const targets = ids ? ids.flatMap((id) => calls.get(id) ?? []) : [...calls.values()];
     await this.#abortAndWait(targets, reason);
@@ -74,14 +73,24 @@ export class InFlightCalls {
 
   /** Aborts every call on every view with `reason()` and waits as {@link abort} does. */
   async abortAll(reason: () => ToolCallAbortedError): Promise<void> {
-    const targets = [...this.#calls.values()].flatMap((calls) => [...calls.values()]);
-    await this.#abortAndWait(targets, reason);
+    await this.#abortAndWait([...this.#all], reason);
   }
 
-  async #abortAndWait(targets: Entry[], reason: () => ToolCallAbortedError): Promise<void> {
+  #settled(abort: CallAbort): Promise<void> {
+    if (!this.#all.has(abort)) return Promise.resolve();
+    let waiter = this.#waiters.get(abort);
+    if (!waiter) {
+      let resolve!: () => void;
+      const settled = new Promise<void>((done) => (resolve = done));
+      this.#waiters.set(abort, (waiter = { settled, resolve }));
+    }
+    return waiter.settled;
+  }
+
+  async #abortAndWait(targets: CallAbort[], reason: () => ToolCallAbortedError): Promise<void> {
     if (targets.length === 0) return;
-    for (const { abort } of targets) abort.abort(reason());
-    await settleWithin(Promise.all(targets.map(settled)), ABORT_SETTLE_MS);
+    for (const abort of targets) abort.abort(reason());
+    await settleWithin(Promise.all(targets.map((abort) => this.#settled(abort))), ABORT_SETTLE_MS);
     // The SDK sends a handler's answer a few microtasks after it returns: let it go out.
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -85,7 +85,7 @@ export async function callTool(
   const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
   const context = buildToolContext(deps.server, ctx, abort, rounds);
 
-  const done = deps.calls.begin(deps.server, ctx.mcpReq.id, abort);
+  deps.calls.begin(deps.server, ctx.mcpReq.id, abort);
   // Events are built only for listeners (none in a plain server: a call then allocates less).
   const observed = events.listenerCount('toolCallStarted') + events.listenerCount('toolCallFinished') > 0;
   const started = observed ? performance.now() : 0;
@@ -126,7 +126,7 @@ export async function callTool(
     result = errorToCallToolResult(name, error);
   } finally {
     abort.dispose();
-    done();
+    deps.calls.end(deps.server, ctx.mcpReq.id, abort);
   }
   if (base) {
     events.safeEmit('toolCallFinished', {
