@@ -40,8 +40,16 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  * in a server process.
  */
 const CHUNK_GROUPS = [
-  { name: 'convert', test: /[\\/]src[\\/](converters[\\/](?!pool[\\/]conversion-worker)|errors\.ts|lazy-module\.ts)/, priority: 2 },
-  { name: 'toolkit', test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|converters[\\/]pool[\\/]conversion-worker)/, priority: 1 },
+  {
+    name: 'convert',
+    test: /[\\/]src[\\/](converters[\\/](?!pool[\\/]conversion-worker)|errors\.ts|lazy-module\.ts)/,
+    priority: 2,
+  },
+  {
+    name: 'toolkit',
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    priority: 1,
+  },
 ];
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
