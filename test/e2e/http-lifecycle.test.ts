@@ -82,6 +82,30 @@ describe('HttpMcpServer lifecycle and operations', () => {
     await client.close();
   });
 
+  it('answers other methods on the endpoint 405 with Allow and a JSON-RPC error; the session is untouched', async () => {
+    server = await startServer();
+    const { url } = server.address;
+    const id = await openSession(url);
+    const cases = ['PUT', 'PATCH', 'OPTIONS', 'HEAD'].flatMap((method) => [
+      { method, headers: sessionHeaders(id) },
+      { method, headers: {} }, // no session: before, 400 "Mcp-Session-Id header is required"
+      { method, headers: { 'Mcp-Protocol-Version': '2026-07-28' } },
+    ]);
+    for (const { method, headers } of cases) {
+      const response = await fetch(url, {
+        method,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        ...(method === 'PUT' || method === 'PATCH' ? { body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' } : {}),
+      });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, POST, DELETE');
+      if (method !== 'HEAD')
+        expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+      else await response.body?.cancel();
+    }
+    expect(server.sessionCount).toBe(1);
+  });
+
   it('sends SSE keepalive comments on open streams', async () => {
     server = await startServer({ keepAliveMs: 30 });
     const id = await openSession(server.address.url);

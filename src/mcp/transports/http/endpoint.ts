@@ -14,7 +14,7 @@ import type { ChangeSink } from '../../server/live-views.js';
 import type { InFlightCalls } from '../../view/in-flight-calls.js';
 import { answerClientError } from './client-error.js';
 import { createModernLeg, eraRouter } from './era-router.js';
-import { authGuard, corsGuard, hostOriginGuard } from './guards.js';
+import { authGuard, corsGuard, hostOriginGuard, methodGuard } from './guards.js';
 import { mountHealthRoutes, type ReadinessReport } from './health.js';
 import { jsonBody } from './json-body.js';
 import { createSessionfulLeg, createStatelessLeg } from './legacy-leg.js';
@@ -190,6 +190,7 @@ export class HttpEndpoint {
     this.#app.all(
       options.path,
       ...(options.cors ? [corsGuard(options.cors)] : []),
+      methodGuard(),
       ...(options.allowedHosts || options.allowedOrigins
         ? [hostOriginGuard(options.allowedHosts, options.allowedOrigins)]
         : []),

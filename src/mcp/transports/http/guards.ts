@@ -54,6 +54,24 @@ export function corsGuard(options: CorsOptions): RequestHandler {
   });
 }
 
+/** The methods the MCP endpoint serves (MCP "Streamable HTTP": POST messages, GET a stream, DELETE a session). */
+const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
+
+/**
+ * 405 Method Not Allowed (RFC 9110 section 15.5.6, with the `Allow` header it requires) and a
+ * JSON-RPC error body for any other method on the MCP endpoint (PUT, PATCH, HEAD, OPTIONS
+ * without CORS), instead of letting the transport read it as a malformed MCP request (400).
+ * Runs after the CORS guard, which answers preflights itself.
+ */
+export function methodGuard(): RequestHandler {
+  return (req, res, next) => {
+    if (ENDPOINT_METHODS.has(req.method)) return next();
+    sendRpcError(res, 405, HttpRpcError.SERVER_ERROR, `Method not allowed: ${req.method} (use POST, GET or DELETE).`, {
+      Allow: 'GET, POST, DELETE',
+    });
+  };
+}
+
 /**
  * DNS-rebinding protection (MCP Streamable HTTP, security warning): 403 with a
  * JSON-RPC error when the `Host` hostname is not in `allowedHosts` or a present
