@@ -19,6 +19,14 @@ export interface StdioMcpServerOptions extends BaseMcpServerOptions {
    * for clients known to accept larger lines.
    */
   maxMessageBytes?: number;
+  /**
+   * When stdin ends, requests already read are still answered on stdout for up to this long
+   * (ms; default 10,000), then the server stops; calls still running are then aborted (reason
+   * `disconnected`). A client that writes its requests and closes stdin at once (a pipe, a
+   * script) thus reads every answer. `subscriptions/listen` streams are not waited for. 0 stops
+   * at once, as MCP's stdio shutdown allows.
+   */
+  stdinCloseGraceMs?: number;
 }
 
 /**
@@ -37,11 +45,12 @@ export class StdioMcpServer extends BaseMcpServer {
   readonly #stdin: Readable;
   readonly #stdout: Writable;
   readonly #maxMessageBytes: number;
+  readonly #stdinCloseGraceMs: number | undefined;
   #handle?: { close(): Promise<void> };
   #closed?: Promise<void>;
   #sessionOpen = false;
 
-  /** @throws RangeError when `maxMessageBytes` is not a positive integer. */
+  /** @throws RangeError when `maxMessageBytes` is not a positive integer or `stdinCloseGraceMs` is negative. */
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
     super(serverInfo, options);
     this.#stdin = options.stdin ?? process.stdin;
@@ -49,6 +58,10 @@ export class StdioMcpServer extends BaseMcpServer {
     this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
     if (!Number.isSafeInteger(this.#maxMessageBytes) || this.#maxMessageBytes <= 0) {
       throw new RangeError(`maxMessageBytes must be a positive integer (bytes), got ${options.maxMessageBytes}`);
+    }
+    this.#stdinCloseGraceMs = options.stdinCloseGraceMs;
+    if (this.#stdinCloseGraceMs !== undefined && !(this.#stdinCloseGraceMs >= 0 && this.#stdinCloseGraceMs < 2 ** 31)) {
+      throw new RangeError(`stdinCloseGraceMs must be a number of milliseconds >= 0, got ${options.stdinCloseGraceMs}`);
     }
   }
 
@@ -64,6 +77,7 @@ export class StdioMcpServer extends BaseMcpServer {
       stdin: this.#stdin,
       stdout: this.#stdout,
       maxMessageBytes: this.#maxMessageBytes,
+      stdinCloseGraceMs: this.#stdinCloseGraceMs,
       createView: (context) => this.createFreshMcpServer(context),
       logger: this.logger,
       onClosed: () => {

@@ -10,6 +10,8 @@ export interface StdioConnectionOptions {
   stdout: Writable;
   /** Largest line written, in bytes (see `outgoing-limit.ts`). */
   maxMessageBytes: number;
+  /** After stdin ends, how long requests already read may still be answered (ms). */
+  stdinCloseGraceMs?: number;
   /** Builds the connection's view (`createFreshMcpServer`). */
   createView: McpServerFactory;
   logger: Logger;
@@ -26,6 +28,7 @@ export function openStdioConnection(options: StdioConnectionOptions): { close():
   let lastError: Error | undefined;
   const transport = new StdioTransport(options.stdin, options.stdout, {
     maxMessageBytes: options.maxMessageBytes,
+    stdinCloseGraceMs: options.stdinCloseGraceMs,
     onClosed: () => {
       if (lastError) options.logger.warn({ err: lastError }, 'stdio connection closed after an error');
       options.onClosed();

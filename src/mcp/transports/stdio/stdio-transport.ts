@@ -18,9 +18,24 @@ export interface StdioTransportOptions {
   maxMessageBytes: number;
   /** Largest line read; beyond it the connection closes (the SDK's 10 MiB by default). */
   maxInboundBytes?: number;
+  /**
+   * After stdin ends, how long requests already read may still be answered before the transport
+   * closes (ms; default {@link DEFAULT_STDIN_CLOSE_GRACE_MS}). 0 closes at once.
+   */
+  stdinCloseGraceMs?: number;
   /** Told once, after the SDK's `onclose`, when the transport closes (stdin ended, output failed, or `close()`). */
   onClosed?: () => void;
 }
+
+/**
+ * Default of `stdinCloseGraceMs`: 10 s. A client that ends stdin right after writing its requests
+ * (`printf '...' | server`, scripts, some test harnesses) still reads the answers; MCP's stdio
+ * shutdown has the client wait for the server to exit before it sends SIGTERM.
+ */
+export const DEFAULT_STDIN_CLOSE_GRACE_MS = 10_000;
+
+/** Requests that stay open by design and are not waited for when stdin ends. */
+const LONG_LIVED_METHODS = new Set(['subscriptions/listen']);
 
 /**
  * MCP's stdio transport (newline-delimited JSON-RPC on stdin/stdout), the SDK's framing with
@@ -42,7 +57,10 @@ export class StdioTransport implements Transport {
 
   readonly #stdin: Readable;
   readonly #stdout: Writable;
-  readonly #limits: Required<Omit<StdioTransportOptions, 'onClosed'>>;
+  readonly #limits: Required<Omit<StdioTransportOptions, 'onClosed' | 'stdinCloseGraceMs'>>;
+  readonly #graceMs: number;
+  /** Set when stdin has ended and requests already read are being answered (see `stdinCloseGraceMs`). */
+  #draining: NodeJS.Timeout | undefined;
   readonly #onClosed: (() => void) | undefined;
   /** Method of every request read and not yet answered, to word an oversize reply. */
   readonly #pending = new Map<RequestId, string>();
@@ -60,6 +78,7 @@ export class StdioTransport implements Transport {
       maxInboundBytes: options.maxInboundBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     };
     this.#onClosed = options.onClosed;
+    this.#graceMs = options.stdinCloseGraceMs ?? DEFAULT_STDIN_CLOSE_GRACE_MS;
   }
 
   async start(): Promise<void> {
@@ -76,6 +95,7 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#draining);
     this.#stdin.off('data', this.#onData);
     this.#stdin.off('error', this.#onStdinError);
     this.#stdin.off('end', this.#onStdinClose);
@@ -104,6 +124,7 @@ export class StdioTransport implements Transport {
     if ('id' in message && !('method' in message) && message.id !== undefined) {
       method = this.#pending.get(message.id);
       this.#pending.delete(message.id);
+      if (this.#draining) setImmediate(this.#closeWhenAnswered); // after this answer is written
     }
     let line = serializeMessage(message);
     const limit = this.#limits.maxMessageBytes;
@@ -178,6 +199,7 @@ export class StdioTransport implements Transport {
       else if (message.method === 'notifications/cancelled') {
         const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
         if (cancelled !== undefined) this.#pending.delete(cancelled); // a cancelled request gets no answer
+        if (this.#draining) setImmediate(this.#closeWhenAnswered);
       }
     }
     try {
@@ -197,7 +219,20 @@ export class StdioTransport implements Transport {
     void this.close();
   };
 
+  /**
+   * stdin ended: no more requests will come, but those already read are still answered (the
+   * client may be reading stdout still), for at most the grace period; then the transport closes.
+   */
   readonly #onStdinClose = (): void => {
+    if (this.#closed || this.#draining) return;
+    this.#stdin.off('data', this.#onData);
+    this.#draining = setTimeout(() => void this.close(), this.#graceMs);
+    this.#closeWhenAnswered();
+  };
+
+  readonly #closeWhenAnswered = (): void => {
+    if (this.#closed) return;
+    for (const method of this.#pending.values()) if (!LONG_LIVED_METHODS.has(method)) return;
     void this.close();
   };
 }
