@@ -46,9 +46,9 @@ function entriesOf(dir: string): fs.Dirent[] {
   }
 }
 
-/** Hidden entries and always-ignored folders are never listed nor entered. */
+/** Hidden entries and always-ignored names (links to folders included) are never listed nor entered. */
 function skipped(entry: fs.Dirent): boolean {
-  return entry.name.startsWith('.') || (entry.isDirectory() && ALWAYS_IGNORED_DIRECTORIES.includes(entry.name));
+  return entry.name.startsWith('.') || ALWAYS_IGNORED_DIRECTORIES.includes(entry.name);
 }
 
 /** True when the name or one of its parent folders matches an ignore pattern. */
@@ -83,6 +83,12 @@ export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
       if (ignoredBy(matcher, name)) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
+        if (options.followSymlinks) {
+          // Each real folder once, however it is reached (a link may lead into a folder of the root).
+          const real = realpathOrUndefined(full);
+          if (real === undefined || visited.has(real)) continue;
+          visited.add(real);
+        }
         walk(full, `${name}/`);
         continue;
       }

@@ -128,6 +128,17 @@ describe('registerFolder', () => {
     expect(await store.read(escaped.uri)).toMatchObject([{ text: 'secret' }]);
   });
 
+  it('with followSymlinks, lists a real folder once however it is reached, and never enters a link named node_modules', async () => {
+    await writeFile(root, 'sub/s.md', 's');
+    await writeFile(base, 'vendor/pkg/readme.md', 'pkg');
+    await fs.symlink(path.join(root, 'sub'), path.join(root, 'link-subdir'));
+    await fs.symlink(path.join(base, 'vendor'), path.join(root, 'node_modules'));
+    store.registerFolder({ path: root, followSymlinks: true });
+    const listed = names();
+    expect(listed.filter((name) => name.endsWith('s.md'))).toHaveLength(1);
+    expect(listed.some((name) => name.includes('readme.md'))).toBe(false);
+  });
+
   it('applies ignore globs inside followed symlinked folders too', async () => {
     await writeFile(base, 'outside/keep.md', 'k');
     await writeFile(base, 'outside/nested/skip.md', 's');

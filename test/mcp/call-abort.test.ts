@@ -79,12 +79,29 @@ describe('CallAbort (the abort side of one tool call)', () => {
     abort.dispose();
   });
 
-  it('a request aborted before the call starts aborts the signal up front; the call still runs to its result', async () => {
+  it('a request aborted before the call starts: the signal is aborted up front and a pending call ends at once', async () => {
     const upstream = new AbortController();
     upstream.abort();
     const abort = new CallAbort(upstream.signal, cancelled);
     expect(abort.signal.aborted).toBe(true);
-    await expect(abort.run(() => Promise.resolve('late'), undefined, timedOut)).resolves.toBe('late');
+    // Before: a call that never settled was never answered nor timed out (found by a fresh-user run).
+    await expect(abort.run(() => new Promise(() => {}), 50, timedOut)).rejects.toMatchObject({ reason: 'cancelled' });
+  });
+
+  it('a synchronous execute that overran timeoutMs is timed out (it could not be interrupted)', () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    const started = Date.now();
+    expect(() =>
+      abort.run(
+        () => {
+          while (Date.now() - started < 40);
+          return 'too late';
+        },
+        20,
+        timedOut,
+      ),
+    ).toThrow(expect.objectContaining({ reason: 'timeout' }));
+    expect(abort.signal.reason).toMatchObject({ reason: 'timeout' });
   });
 
   it('a request aborted during the synchronous part of execute ends a pending call', async () => {

@@ -46,6 +46,11 @@ describe.each(eras)('tool context on the %s era', (era) => {
           await reportProgress({ progress: 1, total: 1 });
           log.info('destructured');
           const spread = { ...context };
+          // Middleware may wrap the context: accessors read through a Proxy or a derived object too.
+          const wrapped = new Proxy(context, {});
+          const derived = Object.create(context) as typeof context;
+          wrapped.log.debug('through a proxy');
+          if (wrapped.signal.aborted || derived.signal.aborted || typeof derived.elicit !== 'function') return 'bad';
           seen = {
             aborted: signal.aborted,
             era,

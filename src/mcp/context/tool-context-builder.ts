@@ -55,13 +55,29 @@ export function buildToolContext(
   return new CallContext(server, ctx, aborts, rounds);
 }
 
+/** What a {@link CallContext} keeps for its accessors (made lazily). */
+interface CallState {
+  readonly ctx: ServerContext;
+  readonly aborts: AbortSignal | LazySignal;
+  readonly rounds: InputRounds | undefined;
+  log?: ToolLogger;
+  reportProgress?: ToolContext['reportProgress'];
+  elicit?: ToolContext['elicit'];
+  sample?: ToolContext['sample'];
+  listRoots?: ToolContext['listRoots'];
+}
+
+/** The key of a context's {@link CallState}: a symbol, so that it stays out of string-keyed views of it. */
+const STATE = Symbol('mcp-toolkit.callState');
+
 /**
  * A class, not an object literal: a literal with getters costs microseconds per call. Only the
  * caller's facts are own fields; `signal`, `log` and the input methods are prototype getters
  * made on first read (most tools use none of them, and each closure made per call showed as
  * garbage-collection time in W2 profiles). A method read once stays bound to its context, so a
  * tool may destructure it (`const { elicit, signal } = context`); an object spread copies only
- * the own fields.
+ * the plain fields. The state sits under a symbol key rather than in `#private` fields so that a
+ * `Proxy` or `Object.create(context)` wrapper still reads through to it.
  */
 class CallContext implements ToolContext {
   readonly requestId: ToolContext['requestId'];
@@ -70,19 +86,10 @@ class CallContext implements ToolContext {
   readonly clientInfo: Implementation | undefined;
   readonly clientCapabilities: ClientCapabilities | undefined;
   readonly era: ToolContext['era'];
-  readonly #ctx: ServerContext;
-  readonly #aborts: AbortSignal | LazySignal;
-  readonly #rounds: InputRounds | undefined;
-  #log: ToolLogger | undefined;
-  #reportProgress: ToolContext['reportProgress'] | undefined;
-  #elicit: ToolContext['elicit'] | undefined;
-  #sample: ToolContext['sample'] | undefined;
-  #listRoots: ToolContext['listRoots'] | undefined;
+  readonly [STATE]: CallState;
 
   constructor(server: Server, ctx: ServerContext, aborts: AbortSignal | LazySignal, rounds: InputRounds | undefined) {
-    this.#ctx = ctx;
-    this.#aborts = aborts;
-    this.#rounds = rounds;
+    this[STATE] = { ctx, aborts, rounds };
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     this.requestId = ctx.mcpReq.id;
     this.sessionId = ctx.sessionId;
@@ -94,30 +101,33 @@ class CallContext implements ToolContext {
   }
 
   get signal(): AbortSignal {
-    const aborts = this.#aborts;
+    const { aborts } = this[STATE];
     return aborts instanceof AbortSignal ? aborts : aborts.signal;
   }
 
   get log(): ToolLogger {
-    return (this.#log ??= toolLogger(this.#ctx));
+    const state = this[STATE];
+    return (state.log ??= toolLogger(state.ctx));
   }
 
   get reportProgress(): ToolContext['reportProgress'] {
-    return (this.#reportProgress ??= async ({ progress, total, message }) => {
-      const progressToken = this.#ctx.mcpReq._meta?.progressToken;
+    const state = this[STATE];
+    return (state.reportProgress ??= async ({ progress, total, message }) => {
+      const progressToken = state.ctx.mcpReq._meta?.progressToken;
       if (progressToken === undefined) return;
-      await this.#ctx.mcpReq
+      await state.ctx.mcpReq
         .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
         .catch(() => {});
     });
   }
 
   get elicit(): ToolContext['elicit'] {
-    return (this.#elicit ??= async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
-      this.#require('elicitation');
-      const rounds = this.#rounds;
-      if (rounds) return rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
-      return this.#ctx.mcpReq.elicitInput(
+    const state = this[STATE];
+    return (state.elicit ??= async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
+      requireCapability(this.clientCapabilities, 'elicitation');
+      if (state.rounds)
+        return state.rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
+      return state.ctx.mcpReq.elicitInput(
         { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
         { signal: this.signal },
       );
@@ -125,31 +135,31 @@ class CallContext implements ToolContext {
   }
 
   get sample(): ToolContext['sample'] {
-    return (this.#sample ??= async (params, options): Promise<CreateMessageResult> => {
-      this.#require('sampling');
-      const rounds = this.#rounds;
-      if (rounds) return rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
-      return (await this.#ctx.mcpReq.requestSampling(params, { signal: this.signal })) as CreateMessageResult;
+    const state = this[STATE];
+    return (state.sample ??= async (params, options): Promise<CreateMessageResult> => {
+      requireCapability(this.clientCapabilities, 'sampling');
+      if (state.rounds) return state.rounds.next('sample', () => inputRequired.createMessage(params), options?.key);
+      return (await state.ctx.mcpReq.requestSampling(params, { signal: this.signal })) as CreateMessageResult;
     });
   }
 
   get listRoots(): ToolContext['listRoots'] {
-    return (this.#listRoots ??= async (options): Promise<ListRootsResult> => {
-      this.#require('roots');
-      const rounds = this.#rounds;
-      if (rounds) return rounds.next('roots', () => inputRequired.listRoots(), options?.key);
-      return this.#ctx.mcpReq.send({ method: 'roots/list' }, { signal: this.signal });
+    const state = this[STATE];
+    return (state.listRoots ??= async (options): Promise<ListRootsResult> => {
+      requireCapability(this.clientCapabilities, 'roots');
+      if (state.rounds) return state.rounds.next('roots', () => inputRequired.listRoots(), options?.key);
+      return state.ctx.mcpReq.send({ method: 'roots/list' }, { signal: this.signal });
     });
   }
+}
 
-  /** @throws InputUnavailableError when the client did not declare `capability`. */
-  #require(capability: ClientInputCapability): void {
-    if (!this.clientCapabilities?.[capability]) {
-      throw new InputUnavailableError(
-        `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
-        capability,
-      );
-    }
+/** @throws InputUnavailableError when the client did not declare `capability`. */
+function requireCapability(capabilities: ClientCapabilities | undefined, capability: ClientInputCapability): void {
+  if (!capabilities?.[capability]) {
+    throw new InputUnavailableError(
+      `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
+      capability,
+    );
   }
 }
 

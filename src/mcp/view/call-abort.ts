@@ -68,9 +68,14 @@ export class CallAbort {
   ): T | Promise<T> {
     const started = timeoutMs === undefined ? 0 : performance.now();
     const returned = execute();
-    if (!isThenable(returned)) return returned;
-    // The timeout counts from the call's start, its synchronous part included.
-    const remainingMs = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - (performance.now() - started));
+    // The timeout counts from the call's start, its synchronous part included: a tool that
+    // overran it synchronously is timed out even though nothing could interrupt it.
+    const remainingMs = timeoutMs === undefined ? undefined : timeoutMs - (performance.now() - started);
+    if (remainingMs !== undefined && remainingMs <= 0) this.abort(timeoutReason());
+    if (!isThenable(returned)) {
+      if (this.#reason && remainingMs !== undefined && remainingMs <= 0) throw this.#reason;
+      return returned;
+    }
     return this.#race(returned, remainingMs, timeoutReason);
   }
 
@@ -79,6 +84,12 @@ export class CallAbort {
     timeoutMs: number | undefined,
     timeoutReason: () => ToolCallAbortedError,
   ): Promise<T> {
+    // Aborted before the race began (cancelled while arguments were validated, or timed out
+    // during the synchronous part): the call ends now; the late result is dropped.
+    if (this.#reason) {
+      Promise.resolve(returned).then(undefined, () => {}); // no unhandled rejection from it
+      throw this.#reason;
+    }
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.abort(timeoutReason()), timeoutMs);
     this.#onUpstream = () => this.abort(this.#upstreamReason());
     this.#upstream.addEventListener('abort', this.#onUpstream, { once: true });

@@ -190,7 +190,7 @@ export class HttpEndpoint {
     this.#app.all(
       options.path,
       ...(options.cors ? [corsGuard(options.cors)] : []),
-      methodGuard(),
+      methodGuard(Boolean(options.cors)),
       ...(options.allowedHosts || options.allowedOrigins
         ? [hostOriginGuard(options.allowedHosts, options.allowedOrigins)]
         : []),

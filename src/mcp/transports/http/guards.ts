@@ -61,13 +61,15 @@ const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
  * 405 Method Not Allowed (RFC 9110 section 15.5.6, with the `Allow` header it requires) and a
  * JSON-RPC error body for any other method on the MCP endpoint (PUT, PATCH, HEAD, OPTIONS
  * without CORS), instead of letting the transport read it as a malformed MCP request (400).
- * Runs after the CORS guard, which answers preflights itself.
+ * Runs after the CORS guard, which answers preflights itself; with CORS on, `Allow` lists
+ * OPTIONS too.
  */
-export function methodGuard(): RequestHandler {
+export function methodGuard(cors: boolean): RequestHandler {
+  const allow = cors ? 'GET, POST, DELETE, OPTIONS' : 'GET, POST, DELETE';
   return (req, res, next) => {
     if (ENDPOINT_METHODS.has(req.method)) return next();
     sendRpcError(res, 405, HttpRpcError.SERVER_ERROR, `Method not allowed: ${req.method} (use POST, GET or DELETE).`, {
-      Allow: 'GET, POST, DELETE',
+      Allow: allow,
     });
   };
 }
