@@ -49,7 +49,7 @@ export interface ToolLogger {
  * `signal`, `log`, `reportProgress`, `elicit`, `sample` and `listRoots` are accessors made on first
  * read (most tools use none of them, and an `AbortSignal` alone costs microseconds per call): read
  * or destructure them from the context (`const { signal, elicit } = context` works, and a method
- * stays bound); an object spread (`{ ...context }`) copies only the plain fields.
+ * stays bound); an object spread (`{ ...context }`) copies the plain fields, not these accessors.
  */
 export interface ToolContext {
   /** Fires when the client cancels the call or its connection closes; `signal.reason` tells which. */
