@@ -1,6 +1,7 @@
 import {
   parseJSONRPCMessage,
   ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
   specTypeSchemas,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
@@ -21,6 +22,48 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional). */
 export function isValidRequestId(value: unknown): value is string | number {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/**
+ * The common case of the SDK's `JSONRPCRequestSchema` / `JSONRPCNotificationSchema` (strict
+ * objects), checked by hand: `jsonrpc: "2.0"`, a string `method`, for a request an `id` (string
+ * or safe integer), optional object `params` whose optional object `_meta` has a valid
+ * `progressToken` if any, and no other top-level field. Returns the kind when the value is such
+ * a message: those schemas accept it and their parse returns the same value (up to key order).
+ * `undefined` means "not this common case", not "invalid": the caller then asks the SDK's schema
+ * (a `_meta` naming a related task, whose schema strips fields, always goes that way).
+ * Zod tries a union's members in turn and a failed member costs more than a passed one; this
+ * check costs well under a microsecond (profile in docs/performance.md, W2).
+ */
+export function plainMessageKind(value: unknown): 'request' | 'notification' | undefined {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return undefined;
+  for (const key in value) {
+    if (key !== 'jsonrpc' && key !== 'method' && key !== 'id' && key !== 'params') return undefined;
+  }
+  const { params } = value;
+  if (params !== undefined) {
+    if (!isPlainObject(params)) return undefined;
+    const meta = params._meta;
+    if (meta !== undefined) {
+      if (!isPlainObject(meta) || Object.hasOwn(meta, RELATED_TASK_META_KEY)) return undefined;
+      if (meta.progressToken !== undefined && !isValidRequestId(meta.progressToken)) return undefined;
+    }
+  }
+  if (!Object.hasOwn(value, 'id')) return 'notification';
+  return isValidRequestId(value.id) ? 'request' : undefined;
+}
+
+/**
+ * Whether `value` is a result response the SDK's `JSONRPCResultResponseSchema` accepts, checked by
+ * hand: exactly `jsonrpc: "2.0"`, a valid `id` and an object `result` whose `_meta`, if any, is an
+ * object (the schema is strict at the top and loose below; its one nested rule cannot fail).
+ */
+export function isPlainResultResponse(value: unknown): boolean {
+  if (!isPlainObject(value) || value.jsonrpc !== '2.0' || !isValidRequestId(value.id)) return false;
+  if (!isPlainObject(value.result)) return false;
+  for (const key in value) if (key !== 'jsonrpc' && key !== 'id' && key !== 'result') return false;
+  const meta = value.result._meta;
+  return meta === undefined || isPlainObject(meta);
 }
 
 /** What is wrong with a JSON value that is not a JSON-RPC 2.0 message, for a person to read. */
@@ -52,6 +95,7 @@ export const BATCH_REFUSAL =
  */
 export function checkJsonRpcMessage(value: unknown): { message: JSONRPCMessage } | { refusal: RefusalResponse } {
   if (Array.isArray(value)) return { refusal: refusal(null, BATCH_REFUSAL) };
+  if (plainMessageKind(value) !== undefined) return { message: value as JSONRPCMessage };
   try {
     return { message: parseJSONRPCMessage(value) };
   } catch {

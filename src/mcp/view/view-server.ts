@@ -7,6 +7,8 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { dispatchPlainMessagesDirectly } from '../sdk-internals/direct-dispatch.js';
+import { spareStdioChannelChecks } from '../sdk-internals/stdio-channel.js';
 import { invalidParamsError } from './invalid-params.js';
 import { wellFormed } from './well-formed.js';
 
@@ -25,8 +27,8 @@ type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<R
  * - every message the view sends is well-formed Unicode (lone surrogates -> U+FFFD, see
  *   `well-formed.ts`), whatever app code put into it.
  *
- * Uses only the SDK's protected `_wrapHandler` hook (declared in its typings) and the
- * transport's public `send`.
+ * Uses the SDK's protected `_wrapHandler` hook (declared in its typings) and the transport's
+ * public `send`; the dispatch shortcuts in `connect` use private parts, kept in `sdk-internals/`.
  */
 export class ViewServer extends Server {
   #initialized = false;
@@ -63,10 +65,18 @@ export class ViewServer extends Server {
     };
   }
 
-  /** Connects as the SDK does, with every outgoing message made well-formed Unicode first. */
+  /**
+   * Connects as the SDK does, with every outgoing message made well-formed Unicode first, and
+   * plain inbound requests dispatched without the SDK's schema-by-schema classification
+   * (`sdk-internals/direct-dispatch.ts`: same dispatch, fewer parses), and on stdio the
+   * channel's bookkeeping without its per-message parses (`sdk-internals/stdio-channel.ts`).
+   */
   override async connect(transport: Transport): Promise<void> {
+    spareStdioChannelChecks(transport);
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(wellFormed(message), options);
+    const hadCallback = transport.onmessage !== undefined;
     await super.connect(transport);
+    if (!hadCallback) dispatchPlainMessagesDirectly(this, transport);
   }
 }
