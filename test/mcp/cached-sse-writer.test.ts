@@ -6,7 +6,7 @@ import {
   useCachedSseWriter,
 } from '../../src/mcp/sdk-internals/cached-sse-writer.js';
 import { checkQuietCallKeepalive } from '../../src/mcp/sdk-internals/quiet-call-keepalive.js';
-import { markSerializedOnce, serializedOnce } from '../../src/mcp/view/serialized-once.js';
+import { markSerializedOnce, responseArray, serializedOnce } from '../../src/mcp/view/serialized-once.js';
 
 type Writer = (
   controller: unknown,
@@ -76,6 +76,20 @@ describe('cached SSE writer (serialized-once tools/list)', () => {
     markSerializedOnce(loose);
     expect(serializedOnce(loose)).toBeUndefined();
     expect(serializedOnce(Object.freeze([1]))).toBeUndefined();
+  });
+
+  it('gives a marked array one plain response copy sharing its cached JSON', () => {
+    const copy = responseArray(tools);
+    expect(copy).not.toBe(tools);
+    expect(Object.isFrozen(copy)).toBe(false); // V8 has no fast Array.prototype.some on frozen arrays
+    expect(copy).toEqual(tools);
+    expect(responseArray(tools)).toBe(copy);
+    expect(serializedOnce(copy)).toBe(serializedOnce(tools));
+    expect(responseArray(copy)).toBe(copy);
+    (copy as unknown[]).push({ name: 'late' }); // the JSON stays the frozen source's
+    expect(new TextDecoder().decode(serializedOnce(copy))).toBe(JSON.stringify(tools));
+    const unmarked = Object.freeze([{ name: 'u' }]);
+    expect(responseArray(unmarked)).toBe(unmarked);
   });
 });
 

@@ -89,6 +89,13 @@ describe.each(TARGETS)('protocol errors on %s', (name) => {
     target = await openTarget(name);
     const echoed = await target.request(1, 'tools/call', { name: 'echo', arguments: { text: 'a\ud800b\udc00c' } });
     expect(echoed.message?.result).toMatchObject({ content: [{ type: 'text', text: 'a\ufffdb\ufffdc' }] });
+    for (const id of [3, 4]) {
+      // the registry's cached list, twice: the fixed copy must not replace the cached one
+      const listed = (await target.request(id, 'tools/list')).message?.result?.tools as Array<{ description: string }>;
+      expect(listed.map((tool) => tool.description)).toContain(
+        'The client the tool sees (a lone \ufffd surrogate in here goes out as U+FFFD).',
+      );
+    }
     if (name === 'http modern') return; // a lone surrogate cannot travel in the Mcp-Name header this needs
     const unknown = await target.request(2, 'prompts/get', { name: 'nope\ud83d' });
     expect(unknown.message?.error?.message).toContain('nope\ufffd');

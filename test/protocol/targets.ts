@@ -49,7 +49,7 @@ export function populate(server: BaseMcpServer, withEcho = true): void {
   server.registerTool(
     defineTool({
       name: 'client-info',
-      description: 'The client the tool sees.',
+      description: 'The client the tool sees (a lone \ud800 surrogate in here goes out as U+FFFD).',
       execute: (_args, context) => JSON.stringify(context.clientInfo ?? null),
     }),
   );

@@ -1,12 +1,13 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ListedTool, Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
-import { markSerializedOnce } from './serialized-once.js';
+import { markSerializedOnce, responseArray } from './serialized-once.js';
 
 /**
  * The tools one view offers: the shared registry plus this view's own per-session
  * tool instances, filtered by the disabled set and by each tool's `canAccess(auth)`.
- * Without session tools or access rules, listing returns the registry's cached array.
+ * Without session tools or access rules, listing returns the registry's cached array (as its
+ * response copy, see `responseArray`): no per-list work.
  */
 export class ViewTools {
   readonly #own: ReadonlyMap<string, Tool<never>>;
@@ -28,7 +29,7 @@ export class ViewTools {
     const shared = this.registry.listEnabled();
     if (this.#own.size === 0 && !this.registry.hasAccessRules()) {
       markSerializedOnce(shared); // the same array for every caller until the next change
-      return shared;
+      return responseArray(shared);
     }
     const visible = shared.filter((listed) => this.#allowed(this.registry.get(listed.name), auth));
     for (const tool of this.#own.values()) {

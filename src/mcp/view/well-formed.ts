@@ -8,8 +8,11 @@
  * objects on the path to a changed string and returns `value` itself when nothing changed,
  * so the common case allocates nothing. Frozen objects (the registry's cached `tools/list`
  * entries) cannot change, so each is checked once and remembered: a cached list keeps its
- * identity and its serialize-once JSON.
+ * identity and its serialize-once JSON. Its response copy (`responseArray`) is checked through
+ * the frozen source it copies.
  */
+import { responseSource } from './serialized-once.js';
+
 const checkedFrozen = new WeakSet<object>();
 
 /** ES2024 string methods (Node >= 20), not in the compiler's ES2023 lib. */
@@ -30,6 +33,8 @@ function fix(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const frozen = Object.isFrozen(value);
   if (frozen && checkedFrozen.has(value)) return value;
+  const source = !frozen && Array.isArray(value) ? responseSource(value) : undefined;
+  if (source && fix(source) === source) return value;
   const fixed = Array.isArray(value) ? fixArray(value) : fixObject(value as Record<string, unknown>);
   if (frozen && fixed === value) checkedFrozen.add(value);
   return fixed;

@@ -171,7 +171,9 @@ export class LegacySession implements Closable {
 
   #hold(message: JSONRPCMessage, options: TransportSendOptions | undefined): boolean {
     if (this.#openStreams > 0 || options?.relatedRequestId !== undefined) return false;
-    if (!isJSONRPCNotification(message) || !HELD_METHODS.has(message.method)) return false;
+    // The method first: the schema check (a zod parse) is then paid only by the rare held notification.
+    const { method } = message as { method?: unknown };
+    if (typeof method !== 'string' || !HELD_METHODS.has(method) || !isJSONRPCNotification(message)) return false;
     const held = (this.#held ??= new Map());
     const key = `${message.method} ${String(message.params?.uri ?? '')}`;
     if (held.size < MAX_HELD || held.has(key)) held.set(key, message);
