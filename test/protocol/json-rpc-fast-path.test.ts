@@ -67,6 +67,11 @@ describe('plainMessageKind and isPlainResultResponse', () => {
     ['a numeric method', { jsonrpc: '2.0', id: 1, method: 5 }],
     ['method and result', { jsonrpc: '2.0', id: 1, method: 'm', result: {} }],
     ['a "__proto__" field', JSON.parse('{"jsonrpc":"2.0","id":1,"method":"m","__proto__":{}}')],
+    [
+      'a "__proto__" param (the schema drops it)',
+      JSON.parse('{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":1,"__proto__":{"a":2}}}'),
+    ],
+    ['a "__proto__" in _meta', JSON.parse('{"jsonrpc":"2.0","method":"m","params":{"_meta":{"__proto__":{}}}}')],
   ])('leave %s to the SDK', (_label, value) => {
     expect(plainMessageKind(value)).toBeUndefined();
     agreesWithSchemas(value);

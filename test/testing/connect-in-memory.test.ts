@@ -60,3 +60,21 @@ describe.each(['legacy', '2026-07-28'] as const)('connectInMemory on the %s era'
 it('rejects an object that is not a toolkit server', async () => {
   await expect(connectInMemory({} as never)).rejects.toThrow(TypeError);
 });
+
+it('a client changing its tools/list result does not change what other connections are sent', async () => {
+  // The in-memory transport hands the response object itself to the client (found in review).
+  server = new StdioMcpServer({ name: 'app', version: '1.0.0' }, { logger: silentLogger() });
+  for (const name of ['b', 'a']) {
+    server.registerTool(defineTool({ name, inputSchema: z.object({}), execute: () => name }));
+  }
+  const one = await connectInMemory(server);
+  connection = await connectInMemory(server);
+  try {
+    const raw = (await one.client.request({ method: 'tools/list' }, z.any())) as { tools: Array<{ name: string }> };
+    raw.tools.sort((x, y) => x.name.localeCompare(y.name));
+    raw.tools.push({ name: 'ghost' });
+    expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toEqual(['b', 'a']);
+  } finally {
+    await one.close();
+  }
+});

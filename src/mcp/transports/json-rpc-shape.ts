@@ -31,7 +31,8 @@ export function isValidRequestId(value: unknown): value is string | number {
  * `progressToken` if any, and no other top-level field. Returns the kind when the value is such
  * a message: those schemas accept it and their parse returns the same value (up to key order).
  * `undefined` means "not this common case", not "invalid": the caller then asks the SDK's schema
- * (a `_meta` naming a related task, whose schema strips fields, always goes that way).
+ * (a `_meta` naming a related task, whose schema strips fields, and an own `"__proto__"` key in
+ * `params` or `_meta`, which the schema drops, always go that way).
  * Zod tries a union's members in turn and a failed member costs more than a passed one; this
  * check costs well under a microsecond (profile in docs/performance.md, W2).
  */
@@ -42,10 +43,12 @@ export function plainMessageKind(value: unknown): 'request' | 'notification' | u
   }
   const { params } = value;
   if (params !== undefined) {
-    if (!isPlainObject(params)) return undefined;
+    if (!isPlainObject(params) || Object.hasOwn(params, '__proto__')) return undefined; // the schema drops that key
     const meta = params._meta;
     if (meta !== undefined) {
-      if (!isPlainObject(meta) || Object.hasOwn(meta, RELATED_TASK_META_KEY)) return undefined;
+      if (!isPlainObject(meta) || Object.hasOwn(meta, RELATED_TASK_META_KEY) || Object.hasOwn(meta, '__proto__')) {
+        return undefined;
+      }
       if (meta.progressToken !== undefined && !isValidRequestId(meta.progressToken)) return undefined;
     }
   }

@@ -15,7 +15,6 @@ interface Entry {
   /** The frozen array the JSON is made of. */
   readonly source: readonly unknown[];
   bytes?: Uint8Array;
-  copy?: readonly unknown[];
 }
 
 /** Marked arrays (and their response copies) -> their shared entry. */
@@ -45,19 +44,19 @@ export function responseSource(value: object): readonly unknown[] | undefined {
 }
 
 /**
- * The array to put into a response for a marked frozen array: a plain (extensible) copy made
- * once per marked array, sharing its cached JSON. Why a copy: V8 (Node 20) has no fast path for
+ * The array to put into a response for a marked frozen array: a plain (extensible) copy, marked
+ * as sharing the source's cached JSON. Why a copy: V8 (Node 20) has no fast path for
  * `Array.prototype.some` and its kin on a frozen array, and the SDK's `tools/list` encoder runs
  * `tools.some(...)` over every listed tool on every response (4x slower on the frozen array:
- * ~35-90 us per list at 1,000 tools, W4). The copy goes only into responses, never to app code.
+ * ~35-90 us per list at 1,000 tools, W4). A fresh copy per response (~1 us at 1,000 tools): the
+ * in-memory transport hands the response object itself to the client, so a shared copy would let
+ * one client's `sort()` change what the others are sent.
  * Returns `value` itself when it is not marked.
  */
 export function responseArray<T>(value: readonly T[]): readonly T[] {
   const entry = marked.get(value);
   if (!entry || entry.source !== value) return value;
-  if (!entry.copy) {
-    entry.copy = value.slice();
-    marked.set(entry.copy, entry);
-  }
-  return entry.copy as readonly T[];
+  const copy = value.slice();
+  marked.set(copy, entry);
+  return copy;
 }
