@@ -14,6 +14,20 @@ import { wellFormed } from './well-formed.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
+/** Per method, the rejection handler that turns a schema failure into -32602; shared by every view (heap per session, W3). */
+const refiners = new Map<string, (error: unknown) => never>();
+
+function refinerFor(method: string): (error: unknown) => never {
+  let refine = refiners.get(method);
+  if (!refine) {
+    refine = (error: unknown) => {
+      throw invalidParamsError(method, error) ?? error;
+    };
+    refiners.set(method, refine);
+  }
+  return refine;
+}
+
 /**
  * The SDK server every view is built on, with the protocol rules the SDK leaves open, kept
  * the same on every transport and era because they live in the view:
@@ -35,9 +49,7 @@ export class ViewServer extends Server {
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
     const wrapped = super._wrapHandler(method, handler);
-    const refine = (error: unknown) => {
-      throw invalidParamsError(method, error) ?? error;
-    };
+    const refine = refinerFor(method);
     if (method !== 'initialize') {
       // Not async: one promise reaction per request instead of an async frame (hot path, W2).
       return (request, ctx) => {
