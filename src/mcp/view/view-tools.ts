@@ -6,8 +6,8 @@ import { markSerializedOnce, responseArray } from './serialized-once.js';
 /**
  * The tools one view offers: the shared registry plus this view's own per-session
  * tool instances, filtered by the disabled set and by each tool's `canAccess(auth)`.
- * Without session tools or access rules, listing returns the registry's cached array (as its
- * response copy, see `responseArray`): no per-list work.
+ * Without session tools or access rules, listing returns the registry's cached array as a fresh
+ * plain copy sharing its cached JSON (`responseArray`, ~1 us at 1,000 tools): no per-tool work.
  */
 export class ViewTools {
   readonly #own: ReadonlyMap<string, Tool<never>>;
