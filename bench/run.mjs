@@ -7,7 +7,7 @@
 //   npm run bench -- --only W1,W4 some workloads   --rounds N   --no-write
 //
 // Prints one markdown table per workload and writes bench/RESULTS.md.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +47,12 @@ const watchdog = setTimeout(() => {
 }, budgetMs + 120_000);
 watchdog.unref();
 
+// fastmcp lives in bench/node_modules (bench/package.json); the SDKs in the toolkit's own.
 const version = (name) => {
+  const local = `${root}/bench/node_modules/${name}/package.json`;
   try {
-    return JSON.parse(readFileSync(`${root}/node_modules/${name}/package.json`, 'utf8')).version;
+    return JSON.parse(readFileSync(existsSync(local) ? local : `${root}/node_modules/${name}/package.json`, 'utf8'))
+      .version;
   } catch {
     return '?';
   }

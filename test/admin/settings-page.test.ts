@@ -1,3 +1,4 @@
+// @needs chromium
 // The settings page in a real browser: Debian's chromium driven by playwright-core.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// @needs redis-server
 // The settings page's API on one replica of a cluster (real redis-server): a toggle made through
 // it reaches the other replica, and GET /api/cluster/sessions lists every replica's sessions.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the API answers are parsed JSON, asserted field by field */

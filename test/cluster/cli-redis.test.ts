@@ -1,3 +1,4 @@
+// @needs redis-server
 // The real CLI with `serve --http --redis URL`: two CLI processes join one cluster; a toggle
 // made by another member (here the test, through createCluster) reaches both, and each client
 // is told once. Redis unreachable: the CLI exits 1 with a message saying what to do.

@@ -1,3 +1,4 @@
+// @needs redis-server
 // Redis lost while three replica processes serve: every replica keeps serving (tool calls never
 // fail because of Redis), a toggle made on replica 1 meanwhile reaches its own clients at once,
 // and when redis-server is back on the same port every replica converges on it, each client

@@ -1,3 +1,4 @@
+// @needs redis-server
 // Three replica processes sharing one model through a real redis-server, with 100 legacy
 // sessions and 20 2026-07-28 listen streams spread over them: one toggle on replica 1 reaches
 // every client exactly once and every replica's tools/list; a restarted replica serves the same

@@ -1,3 +1,4 @@
+// @needs redis-server haproxy
 // Legacy sessions behind a real HAProxy running examples/haproxy/haproxy.cfg (the config
 // docs/scaling.md shows): round-robin over three replica processes, sticky on Mcp-Session-Id
 // learnt from the initialize response. 30 SDK clients (v1 and v2 legacy) work through it, their

@@ -1,3 +1,4 @@
+// @needs redis-server
 // The Redis-backed cluster parts against a real redis-server: tool state shared and pushed,
 // reconciliation after an outage (last writer wins by version), the change bus, the shared
 // requestState key, the session listing with expiry, and start-up without Redis.

@@ -1,0 +1,144 @@
+// The package as an app gets it: `npm pack` of this tree (built by `npm test`'s pretest), installed
+// with `npm install <tarball>` into an empty folder outside the repository. The root and testing
+// imports, a CommonJS require, a one-tool stdio server and the `mcp-toolkit` binary must all work,
+// and every relative link in the shipped README and docs/ must resolve inside the tarball.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient } from '../support/clients.js';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const INSTALL_MS = 240_000;
+
+let work: string;
+let app: string;
+let tarball: string;
+let shipped: Set<string>;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(ROOT, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  work = mkdtempSync(path.join(os.tmpdir(), 'packed-install-'));
+  app = path.join(work, 'app');
+  // --ignore-scripts: prepack would rebuild dist/ under the other test files that import it.
+  const packed = await run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT });
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = path.join(work, info!.filename);
+  shipped = new Set(info!.files.map((file) => file.path));
+  const clientVersion = JSON.parse(
+    readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/client/package.json'), 'utf8'),
+  ).version;
+  await run('mkdir', ['-p', app]);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
+  await run(
+    NPM,
+    [
+      'install',
+      tarball,
+      `@modelcontextprotocol/client@${clientVersion}`,
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
+    { cwd: app, timeout: INSTALL_MS },
+  );
+}, INSTALL_MS + 30_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const node = (file: string) => run(process.execPath, [file], { cwd: app, timeout: 20_000 });
+
+describe('the packed tarball, installed into an empty app', () => {
+  it('ships the built code and the binary', () => {
+    expect(shipped.has('dist/index.js')).toBe(true);
+    expect(shipped.has('dist/testing/index.js')).toBe(true);
+    expect(shipped.has('dist/cli/main.js')).toBe(true);
+    expect(existsSync(path.join(app, 'node_modules/.bin/mcp-toolkit'))).toBe(true);
+  });
+
+  it('resolves every relative link of the shipped README and docs inside the tarball', () => {
+    const broken: string[] = [];
+    for (const file of [...shipped].filter((name) => name.endsWith('.md'))) {
+      const text = readFileSync(path.join(app, 'node_modules/mcp-toolkit', file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target!) || target!.startsWith('#')) continue;
+        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), target!.split('#')[0]!));
+        const isFolder = [...shipped].some((name) => name.startsWith(`${resolved.replace(/\/$/, '')}/`));
+        if (!shipped.has(resolved) && !isFolder) broken.push(`${file} -> ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('imports the root and the testing subpath (ESM) and requires the root (CommonJS)', async () => {
+    writeFileSync(
+      path.join(app, 'imports.mjs'),
+      `import { StdioMcpServer, HttpMcpServer, defineTool, ToolPackage } from 'mcp-toolkit';
+import { connectInMemory } from 'mcp-toolkit/testing';
+console.log([StdioMcpServer, HttpMcpServer, defineTool, ToolPackage, connectInMemory].map((value) => typeof value).join(','));`,
+    );
+    expect((await node('imports.mjs')).stdout.trim()).toBe('function,function,function,function,function');
+    writeFileSync(
+      path.join(app, 'require.cjs'),
+      `const { StdioMcpServer, defineTool } = require('mcp-toolkit');
+console.log(typeof StdioMcpServer, typeof defineTool);`,
+    );
+    expect((await node('require.cjs')).stdout.trim()).toBe('function function');
+  });
+
+  it('runs a one-tool stdio server written against the installed package', async () => {
+    const server = path.join(app, 'server.mjs');
+    writeFileSync(
+      server,
+      `import { StdioMcpServer, defineTool } from 'mcp-toolkit';
+const server = new StdioMcpServer({ name: 'packed', version: '1.0.0' });
+server.registerTool(defineTool({
+  name: 'shout',
+  description: 'Upper-cases a text',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  execute: ({ text }) => text.toUpperCase(),
+}));
+await server.start();`,
+    );
+    const client = await connectClient(
+      'v2-modern',
+      new StdioV2({ command: process.execPath, args: [server], cwd: app, stderr: 'pipe' }),
+    );
+    try {
+      expect(await client.toolNames()).toEqual(['shout']);
+      expect((await client.callTool('shout', { text: 'packed' })).content[0]?.text).toBe('PACKED');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('serves a folder through the installed `mcp-toolkit serve --stdio` binary', async () => {
+    const folder = path.join(work, 'docs folder');
+    await run('mkdir', ['-p', folder]);
+    writeFileSync(path.join(folder, 'note.md'), '# Packed\n');
+    const client = await connectClient(
+      'v1',
+      new StdioV1({
+        command: path.join(app, 'node_modules/.bin/mcp-toolkit'),
+        args: ['serve', '--stdio', '--quiet', folder],
+        cwd: app,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect((await client.toolNames()).sort()).toEqual(['list_documents', 'read_document', 'search_documents']);
+      expect((await client.resources()).map((resource) => resource.name)).toEqual(['note.md']);
+    } finally {
+      await client.close();
+    }
+  });
+});
