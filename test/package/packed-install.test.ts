@@ -3,7 +3,7 @@
 // imports, a CommonJS require, a one-tool stdio server and the `mcp-toolkit` binary must all work,
 // and every relative link in the shipped README and docs/ must resolve inside the tarball.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   const clientVersion = JSON.parse(
     readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/client/package.json'), 'utf8'),
   ).version;
-  await run('mkdir', ['-p', app]);
+  mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
   await run(
     NPM,
@@ -123,7 +123,7 @@ await server.start();`,
 
   it('serves a folder through the installed `mcp-toolkit serve --stdio` binary', async () => {
     const folder = path.join(work, 'docs folder');
-    await run('mkdir', ['-p', folder]);
+    mkdirSync(folder);
     writeFileSync(path.join(folder, 'note.md'), '# Packed\n');
     const client = await connectClient(
       'v1',
