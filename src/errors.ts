@@ -30,7 +30,9 @@ export type ToolkitErrorCode =
   | 'TASK_NOT_FOUND'
   | 'TASK_LIMIT'
   /** Malformed task parameters or a foreign task cursor (see {@link TaskError}). */
-  | 'INVALID_ARGUMENTS';
+  | 'INVALID_ARGUMENTS'
+  /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
+  | 'INVALID_OPTIONS';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -213,6 +215,26 @@ export class ConversionLimitError extends DocumentReadError {
         'It is not tried again until the file changes.',
       options,
     );
+  }
+}
+
+/**
+ * Thrown by a constructor or registration call whose options object has a key it does not know,
+ * such as a misspelling (`timeOutMs`) or an option of another framework (`sslCert`), so that it
+ * fails at once instead of being ignored (code `INVALID_OPTIONS`). The message names each unknown
+ * key, a near spelling where there is one, and the known keys.
+ */
+export class InvalidOptionsError extends ToolkitError {
+  /**
+   * @param owner - what the options configure (`HttpMcpServer options`).
+   * @param unknownKeys - the keys that were not recognized.
+   */
+  constructor(
+    readonly owner: string,
+    readonly unknownKeys: readonly string[],
+    message: string,
+  ) {
+    super('INVALID_OPTIONS', message);
   }
 }
 

@@ -21,5 +21,7 @@ export function lazyRequire<T>(id: string): () => T {
 export const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 /** See {@link nodeCrypto}. */
 export const nodeHttp = lazyRequire<typeof import('node:http')>('node:http');
+/** `node:https`, loaded only by an HTTPS endpoint. */
+export const nodeHttps = lazyRequire<typeof import('node:https')>('node:https');
 /** `node:os` (~0.7 ms): host name, CPU count and home folder, read on first use. */
 export const nodeOs = lazyRequire<typeof import('node:os')>('node:os');

@@ -7,6 +7,7 @@ import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js'
 import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 import { sessionOptions, type SessionFlags } from './session-flags.js';
+import { addTlsFlags, httpsOptions, pingIntervalMs, type TlsFlags } from './tls-flags.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -18,7 +19,7 @@ const program = new Command()
   .configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
 
 /** Options of `serve` as commander parses them. */
-interface ServeFlags extends SessionFlags {
+interface ServeFlags extends SessionFlags, TlsFlags {
   stdio?: boolean;
   http?: boolean;
   port?: string;
@@ -68,7 +69,7 @@ const serve = program
   )
   .option('-q, --quiet', 'do not print the startup banner')
   .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)');
-addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: ServeFlags) => {
+addTlsFlags(addDocumentLimitFlags(serve)).action(async (folder: string | undefined, opts: ServeFlags) => {
   if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
   if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
   const target = path.resolve(folder ?? defaultFolder());
@@ -77,6 +78,8 @@ addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: Ser
     .map((ext) => ext.trim())
     .filter(Boolean);
   if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+  const https = httpsOptions(opts);
+  if (opts.stdio && https) throw new Error('--https-cert and --https-key need HTTP: drop --stdio');
   // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
   const stateFile = opts.stateFile
     ? path.resolve(opts.stateFile)
@@ -91,6 +94,7 @@ addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: Ser
     watch: opts.watch !== false,
     stateFile,
     limits,
+    pingIntervalMs: pingIntervalMs(opts),
   };
   const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
   const server = opts.stdio
@@ -102,6 +106,7 @@ addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: Ser
           host: opts.host,
           port: parsePort(opts.port ?? '3000'),
           redis: opts.redis,
+          https,
           ...sessionOptions(opts),
         },
         pkg.version,

@@ -4,6 +4,7 @@ import { createDefaultLogger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
+import type { HttpsOptions } from '../mcp/transports/http/options.js';
 import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
 import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
@@ -22,6 +23,8 @@ export interface ServeOptions {
   stateFile?: string;
   /** Conversion, read and watch limits of the document store (defaults: see `DocumentStoreOptions`). */
   limits?: DocumentLimits;
+  /** Liveness pings to handshake-era clients (ms); see `pingIntervalMs` of the servers. Default off. */
+  pingIntervalMs?: number;
 }
 
 /** Options of `serve --http`: where to listen (defaults 127.0.0.1:3000). */
@@ -42,6 +45,8 @@ export interface ServeHttpOptions extends ServeOptions {
   redis?: string;
   /** Mount the settings page and admin API at `/admin`, guarded by this bearer token. Default: off. */
   adminToken?: string;
+  /** Serve HTTPS (see `HttpMcpServerOptions.https`). Default: plain HTTP. */
+  https?: HttpsOptions;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
@@ -49,10 +54,11 @@ function documentStore(options: ServeOptions): DocumentStore {
   return new DocumentStore({ ...options.limits, watch: options.watch !== false });
 }
 
-/** Server options shared by both transports: documents, quiet logger, tool state file. */
+/** Server options shared by both transports: documents, quiet logger, tool state file, pings. */
 function commonOptions(options: ServeOptions) {
   return {
     documents: documentStore(options),
+    ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
     ...(options.quiet && { logger: createDefaultLogger('warn') }),
     ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
   };
@@ -125,6 +131,7 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs,
     maxSessions: options.maxSessions,
     sessionLimitPolicy: options.sessionLimitPolicy,
+    ...(options.https && { https: options.https }),
     ...commonOptions(options),
     ...(logger && { logger }),
     cluster,

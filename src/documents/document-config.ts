@@ -1,3 +1,5 @@
+import { optionKeys } from '../known-options.js';
+
 /**
  * Configuration accepted by `registerDocument` / `registerFolder` (field names from the seed API).
  */
@@ -47,3 +49,24 @@ export interface FolderDocumentConfig {
   /** Skip files larger than this many bytes at scan time (default: the store's `maxFileSizeBytes`). */
   maxFileSizeBytes?: number;
 }
+
+/** The keys of {@link FileDocumentConfig}, checked at registration. */
+export const FILE_DOCUMENT_CONFIG_KEYS = optionKeys<FileDocumentConfig>()([
+  'path',
+  'name',
+  'title',
+  'description',
+  'mimeType',
+]);
+
+/** The keys of {@link FolderDocumentConfig}, checked at registration. */
+export const FOLDER_DOCUMENT_CONFIG_KEYS = optionKeys<FolderDocumentConfig>()([
+  'path',
+  'title',
+  'description',
+  'mimeType',
+  'extensions',
+  'ignore',
+  'followSymlinks',
+  'maxFileSizeBytes',
+]);

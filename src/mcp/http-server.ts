@@ -41,9 +41,12 @@ export class HttpMcpServer extends BaseMcpServer {
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
    * @param options - see {@link HttpMcpServerOptions} (all optional).
-   * @throws RangeError on an invalid option value (negative size or timeout, path without `/`).
+   * @throws InvalidOptionsError when `options` has a key {@link HttpMcpServerOptions} does not define
+   *   (a subclass with options of its own takes them out before calling `super`).
+   * @throws RangeError on an invalid option value (negative size or timeout, path without `/`, `https` without key and cert).
    */
   constructor(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}) {
+    const resolved = resolveHttpOptions(options, serverInfo.name);
     super(serverInfo, options);
     this.#raw = options;
     this.#app = options.app ?? loadExpress()();
@@ -61,7 +64,7 @@ export class HttpMcpServer extends BaseMcpServer {
         onSessionEvent: (event) => this.#sessionEvent(event),
       },
       this.#app,
-      resolveHttpOptions(options, serverInfo.name),
+      resolved,
       options,
     );
   }

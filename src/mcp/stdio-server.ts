@@ -1,8 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
 import { ServerStateError } from '../errors.js';
+import { assertKnownOptions } from '../known-options.js';
+import { STDIO_OPTION_KEYS } from './server/option-keys.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import type { ServerInfo } from './server/server-info.js';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './transports/stdio/outgoing-limit.js';
+import { resolvePing, type PingSettings } from './transports/ping.js';
 import { openStdioConnection } from './transports/stdio/stdio-connection.js';
 
 /** Options of {@link StdioMcpServer}. */
@@ -27,6 +30,15 @@ export interface StdioMcpServerOptions extends BaseMcpServerOptions {
    * at once, as MCP's stdio shutdown allows.
    */
   stdinCloseGraceMs?: number;
+  /**
+   * Liveness pings (ms; default `0`, off): a handshake-era client is sent a JSON-RPC `ping` this
+   * often, and one that does not answer within `pingTimeoutMs` counts as gone: the connection
+   * closes and the server stops (session close reason `unresponsive`), as when stdin ends. For
+   * servers whose parent may hang without closing the pipe. 2026-07-28 clients have no ping.
+   */
+  pingIntervalMs?: number;
+  /** How long a liveness ping waits for its answer (ms). Default 10,000. */
+  pingTimeoutMs?: number;
 }
 
 /**
@@ -46,12 +58,19 @@ export class StdioMcpServer extends BaseMcpServer {
   readonly #stdout: Writable;
   readonly #maxMessageBytes: number;
   readonly #stdinCloseGraceMs: number | undefined;
+  readonly #ping: PingSettings | undefined;
   #handle?: { close(): Promise<void> };
   #closed?: Promise<void>;
   #sessionOpen = false;
 
-  /** @throws RangeError when `maxMessageBytes` is not a positive integer or `stdinCloseGraceMs` is negative. */
+  /**
+   * @throws InvalidOptionsError when `options` has a key {@link StdioMcpServerOptions} does not define
+   *   (a subclass with options of its own takes them out before calling `super`).
+   * @throws RangeError when `maxMessageBytes` is not a positive integer, `stdinCloseGraceMs` is negative, or a ping
+   *   interval or timeout is not a valid number of milliseconds.
+   */
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
+    assertKnownOptions('StdioMcpServer option', options, STDIO_OPTION_KEYS);
     super(serverInfo, options);
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
@@ -63,6 +82,7 @@ export class StdioMcpServer extends BaseMcpServer {
     if (this.#stdinCloseGraceMs !== undefined && !(this.#stdinCloseGraceMs >= 0 && this.#stdinCloseGraceMs < 2 ** 31)) {
       throw new RangeError(`stdinCloseGraceMs must be a number of milliseconds >= 0, got ${options.stdinCloseGraceMs}`);
     }
+    this.#ping = resolvePing('StdioMcpServer', options);
   }
 
   /**
@@ -85,6 +105,11 @@ export class StdioMcpServer extends BaseMcpServer {
         this.#endSession('closed');
         void this.stop();
       },
+      ping: this.#ping,
+      onUnresponsive: () => {
+        this.#endSession('unresponsive');
+        void this.stop();
+      },
     });
     this.#closed = new Promise<void>((resolve) => this.events.once('stopped', resolve));
     this.#sessionOpen = true;
@@ -103,7 +128,7 @@ export class StdioMcpServer extends BaseMcpServer {
   }
 
   /** The stdio connection is the session: it ends once, when stdin closes or on stop(). */
-  #endSession(reason: 'closed' | 'shutdown'): void {
+  #endSession(reason: 'closed' | 'shutdown' | 'unresponsive'): void {
     if (!this.#sessionOpen) return;
     this.#sessionOpen = false;
     this.events.safeEmit('sessionClosed', { transport: 'stdio', reason });

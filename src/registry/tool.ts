@@ -1,3 +1,4 @@
+import { assertKnownOptions, optionKeys } from '../known-options.js';
 import type {
   AuthInfo,
   CallToolResult,
@@ -168,6 +169,22 @@ export type TypedToolSpec<Args, O> = Omit<ToolDefinition, 'outputSchema'> & {
   execute(args: Args, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 };
 
+const TOOL_SPEC_KEYS = optionKeys<ToolSpec<unknown>>()([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'icons',
+  'timeoutMs',
+  'canAccess',
+  'taskSupport',
+  'taskAfterMs',
+  '_meta',
+  'execute',
+]);
+
 class FunctionTool<Args> extends Tool<Args> {
   readonly #run: ToolSpec<Args>['execute'];
   constructor(spec: ToolSpec<Args>) {
@@ -193,6 +210,7 @@ class FunctionTool<Args> extends Tool<Args> {
  * });
  * ```
  * @throws InvalidToolError as the {@link Tool} constructor does.
+ * @throws InvalidOptionsError when the spec has a key that {@link ToolSpec} does not define (e.g. `timeOutMs`).
  */
 export function defineTool<I extends StandardSchemaWithJSON, O extends ToolSchema | undefined = ToolSchema | undefined>(
   spec: TypedToolSpec<StandardSchemaWithJSON.InferOutput<I>, O> & { inputSchema: I },
@@ -201,5 +219,6 @@ export function defineTool<Args = Record<string, unknown>, O extends ToolSchema 
   spec: TypedToolSpec<NoInfer<Args>, O>,
 ): Tool<Args>;
 export function defineTool<Args>(spec: ToolSpec<Args>): Tool<Args> {
+  assertKnownOptions(`defineTool option (tool "${String(spec?.name)}")`, spec, TOOL_SPEC_KEYS);
   return new FunctionTool(spec);
 }

@@ -5,8 +5,12 @@ import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
 import type { TaskStatus } from '../../tasks/task-store.js';
 
-/** Why a session ended. */
-export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown';
+/**
+ * Why a session ended: `closed` (its transport closed, or `closeSession()`), `deleted` (the
+ * client's DELETE), `idle` (the idle timeout), `evicted` (the session cap), `shutdown`
+ * (`stop()`), `unresponsive` (it stopped answering pings; see `pingIntervalMs`).
+ */
+export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown' | 'unresponsive';
 
 /** A client connection: a stdio connection or a legacy HTTP session. */
 export interface SessionInfo {

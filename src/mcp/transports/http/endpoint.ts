@@ -22,7 +22,7 @@ import type { LegacySession } from './legacy-session.js';
 import type { HttpMcpServerOptions, ResolvedHttpOptions } from './options.js';
 import { SessionMap, type HttpSessionEvent } from './session-map.js';
 import { createWebBridge } from './web-bridge.js';
-import { nodeHttp } from '../../../lazy-module.js';
+import { nodeHttp, nodeHttps } from '../../../lazy-module.js';
 
 /** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
 const PROTOCOL_VERSIONS: readonly string[] = Object.freeze(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS]);
@@ -70,7 +70,7 @@ export class HttpEndpoint {
   readonly #app: Express;
   #modern?: McpHttpHandler;
   #removeSink?: () => void;
-  #http?: import('node:http').Server;
+  #http?: import('node:http').Server | import('node:https').Server;
   #address?: HttpServerAddress;
 
   constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpMcpServerOptions) {
@@ -99,7 +99,8 @@ export class HttpEndpoint {
   async listen(): Promise<HttpServerAddress> {
     this.#mount();
     const { host, port, path } = this.#options;
-    const server = nodeHttp().createServer(this.#app);
+    const { https } = this.#options;
+    const server = https ? nodeHttps().createServer(https, this.#app) : nodeHttp().createServer(this.#app);
     server.on('clientError', answerClientError); // a JSON-RPC body on 431/400/408 too
     this.#http = server;
     await new Promise<void>((resolve, reject) => {
@@ -112,7 +113,7 @@ export class HttpEndpoint {
     const bound = (server.address() as AddressInfo).port;
     const urlHost =
       host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
-    this.#address = { host, port: bound, url: `http://${urlHost}:${bound}${path}` };
+    this.#address = { host, port: bound, url: `${https ? 'https' : 'http'}://${urlHost}:${bound}${path}` };
     this.sessions.startSweeper();
     return this.#address;
   }
@@ -182,6 +183,7 @@ export class HttpEndpoint {
             maxRequestBodyBytes: options.maxRequestBodyBytes,
             calls: this.#host.calls,
             onSdkMismatch,
+            ping: options.ping,
           },
           onError: (error) => logger.warn({ err: error }, 'MCP legacy session error'),
         });

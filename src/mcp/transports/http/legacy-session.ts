@@ -10,6 +10,7 @@ import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
 import { ToolCallAbortedError } from '../../../errors.js';
 import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../view/in-flight-calls.js';
+import { startPinging, type PingSettings } from '../ping.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 import { nodeCrypto } from '../../../lazy-module.js';
@@ -24,6 +25,8 @@ export interface LegacyTransportSettings {
   calls: InFlightCalls;
   /** Told (once per process) when the SDK's SSE writer changed and the cached writer is off. */
   onSdkMismatch?: (reason: string) => void;
+  /** Liveness pings over the GET stream; a session whose client stops answering is closed (`unresponsive`). */
+  ping?: PingSettings;
 }
 
 /** Change notifications worth holding for a client whose GET stream is not open yet. */
@@ -57,6 +60,7 @@ export class LegacySession implements Closable {
   readonly #eventStore?: SessionEventStore;
   readonly #calls: InFlightCalls;
   readonly #sending = new Set<Promise<void>>();
+  #stopPing?: () => void;
 
   /** @param onInitialized - called once, when `initialize` assigned the session id. */
   constructor(
@@ -76,6 +80,15 @@ export class LegacySession implements Closable {
         const callback = this.#onInitialized;
         this.#onInitialized = undefined;
         callback?.(id);
+        if (settings.ping) {
+          const ping = settings.ping;
+          this.#stopPing = startPinging(
+            view,
+            ping,
+            () => this.#openStreams > 0,
+            () => sessions.remove(id, 'unresponsive'),
+          );
+        }
       },
       onsessionclosed: (id) => void sessions.remove(id, 'deleted'),
       keepAliveMs: settings.keepAliveMs,
@@ -154,6 +167,7 @@ export class LegacySession implements Closable {
    * idle, `stop()`), so no call's POST is ended with an empty 200.
    */
   async close(): Promise<void> {
+    this.#stopPing?.();
     await this.abortCalls('The session was closed during the call.');
     await this.view.close();
   }

@@ -8,7 +8,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { Express } from 'express';
+import { assertKnownOptions } from '../../../known-options.js';
+import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../mcp-server.js';
+import { HTTP_OPTION_KEYS, HTTPS_OPTION_KEYS } from '../../server/option-keys.js';
 import type { HttpSessionEvent, SessionLimitPolicy } from './session-map.js';
 
 /**
@@ -22,6 +25,26 @@ export type AuthenticateHook = (
   request: IncomingMessage,
 ) => AuthInfo | undefined | null | Promise<AuthInfo | undefined | null>;
 
+/**
+ * TLS for `HttpMcpServer` (served by `node:https`): PEM text or bytes, as Node's
+ * `tls.createSecureContext` takes them. With `requestCert`, clients must present a certificate
+ * signed by `ca` (mutual TLS) unless `rejectUnauthorized` is `false`.
+ */
+export interface HttpsOptions {
+  /** Private key (PEM). Required. */
+  key: string | Buffer;
+  /** Certificate chain (PEM). Required. */
+  cert: string | Buffer;
+  /** CA certificates to trust for client certificates (PEM); default Node's bundled roots. */
+  ca?: string | Buffer | Array<string | Buffer>;
+  /** Passphrase of an encrypted `key`. */
+  passphrase?: string;
+  /** Ask clients for a certificate (mutual TLS). Default `false`. */
+  requestCert?: boolean;
+  /** With `requestCert`: refuse clients whose certificate does not verify against `ca`. Default `true`. */
+  rejectUnauthorized?: boolean;
+}
+
 /** Options of `HttpMcpServer`; every field is optional. */
 export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   /** Interface to bind. Default `127.0.0.1` (loopback only); use `0.0.0.0` to accept remote clients. */
@@ -30,6 +53,8 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   port?: number;
   /** Path of the MCP endpoint, serving both protocol eras. Default `/mcp`. */
   path?: string;
+  /** Serve HTTPS instead of plain HTTP (`https://` in `server.address.url`); see {@link HttpsOptions}. Default: plain HTTP. */
+  https?: HttpsOptions;
   /**
    * Serve legacy (2025-era) clients without sessions: each POST is answered by a
    * fresh view, GET/DELETE answer 405, and legacy clients get no change
@@ -95,6 +120,17 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   readyPath?: string | false;
   /** Interval of SSE keepalive comments on every open stream, so idle proxies keep long calls open (ms). Default 15000; `0` disables. */
   keepAliveMs?: number;
+  /**
+   * Liveness pings (ms; default `0`, off): every legacy session whose GET stream is open is sent
+   * a JSON-RPC `ping` this often, and a session that does not answer within `pingTimeoutMs` is
+   * closed (reason `unresponsive`; its running calls are aborted). Unlike `keepAliveMs`, which
+   * keeps proxies from cutting an idle stream, this finds clients that are gone. Sessions
+   * without an open stream end by `sessionIdleTimeoutMs`; 2026-07-28 clients are stateless
+   * and have no ping.
+   */
+  pingIntervalMs?: number;
+  /** How long a liveness ping waits for its answer (ms). Default 10,000. */
+  pingTimeoutMs?: number;
   /** Event store for legacy stream resumability (`Last-Event-ID`). Default: none. */
   eventStore?: EventStore;
   /** Express app to mount on (routes you added before `start()` run before the MCP endpoint). Default: a new app. */
@@ -106,6 +142,7 @@ export interface ResolvedHttpOptions {
   host: string;
   port: number;
   path: string;
+  https?: HttpsOptions;
   stateless: boolean;
   sessionIdleTimeoutMs: number;
   maxSessions: number;
@@ -121,6 +158,7 @@ export interface ResolvedHttpOptions {
   healthPath: string | false;
   readyPath: string | false;
   keepAliveMs: number;
+  ping?: PingSettings;
 }
 
 /** 30 minutes, in ms. */
@@ -158,11 +196,24 @@ function originHostname(entry: string): string {
   }
 }
 
+function resolveHttps(https: HttpsOptions): HttpsOptions {
+  assertKnownOptions('HttpMcpServer https option', https, HTTPS_OPTION_KEYS);
+  for (const field of ['key', 'cert'] as const) {
+    const value = https[field];
+    if (!(typeof value === 'string' || Buffer.isBuffer(value)) || value.length === 0) {
+      throw new RangeError(`HttpMcpServer option https.${field} must be PEM text or bytes (read the file first)`);
+    }
+  }
+  return https;
+}
+
 /**
  * Applies the documented defaults.
- * @throws RangeError on a negative or non-numeric size, timeout or port.
+ * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
+ * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
  */
 export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
+  assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
   const host = options.host ?? '127.0.0.1';
   const protect =
     options.dnsRebindingProtection ??
@@ -174,6 +225,7 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     host,
     port: positive('port', options.port ?? 3000, true),
     path,
+    https: options.https && resolveHttps(options.https),
     stateless: options.stateless ?? false,
     sessionIdleTimeoutMs: positive(
       'sessionIdleTimeoutMs',
@@ -200,5 +252,6 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
     healthPath: options.healthPath ?? '/health',
     readyPath: options.readyPath ?? '/ready',
     keepAliveMs: positive('keepAliveMs', options.keepAliveMs ?? 15_000, true),
+    ping: resolvePing('HttpMcpServer', options),
   };
 }

@@ -8,7 +8,8 @@ export type SessionLimitPolicy = 'reject' | 'evict-lru';
 /**
  * A legacy session was created or closed; `lifetimeMs` in ms. Close reasons:
  * `deleted` (client DELETE), `idle` (idle timeout), `closed` (transport/view closed or
- * `closeSession()`), `evicted` (LRU eviction at the cap), `shutdown` (`stop()`).
+ * `closeSession()`), `evicted` (LRU eviction at the cap), `shutdown` (`stop()`), `unresponsive`
+ * (no answer to a liveness ping, `pingIntervalMs`).
  */
 export type HttpSessionEvent =
   | { type: 'created'; sessionId: string; clientId?: string }

@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
-import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../../../logger.js';
+import { startPinging, type PingSettings } from '../ping.js';
 import { StdioTransport } from './stdio-transport.js';
 
 /** What one stdio connection is made of. */
@@ -17,6 +18,10 @@ export interface StdioConnectionOptions {
   logger: Logger;
   /** Called once when the connection ends: stdin closed, the output failed, or a line was too large. */
   onClosed(): void;
+  /** Liveness pings to a handshake-era client; off when absent. */
+  ping?: PingSettings;
+  /** Called once when a handshake-era client stopped answering pings (the caller closes the connection). */
+  onUnresponsive?(reason: string): void;
 }
 
 /**
@@ -34,11 +39,38 @@ export function openStdioConnection(options: StdioConnectionOptions): { close():
       options.onClosed();
     },
   });
-  return serveStdio(options.createView, {
+  let stopPing: (() => void) | undefined;
+  const createView: McpServerFactory = (context) => {
+    const made = options.createView(context);
+    const { ping, onUnresponsive } = options;
+    // Only the connection's own view: the 2026-07-28 revision has no ping (and probe views are modern).
+    if (ping && context.era === 'legacy') {
+      void Promise.resolve(made).then((view) => {
+        stopPing?.();
+        stopPing = startPinging(
+          view instanceof McpServer ? view.server : view,
+          ping,
+          () => true,
+          (reason) => {
+            options.logger.warn({ reason }, 'stdio client stopped answering pings; closing the connection');
+            onUnresponsive?.(reason);
+          },
+        );
+      });
+    }
+    return made;
+  };
+  const handle = serveStdio(createView, {
     transport,
     onerror: (error) => {
       lastError = error;
       options.logger.debug({ err: error }, 'stdio connection event');
     },
   });
+  return {
+    close: () => {
+      stopPing?.();
+      return handle.close();
+    },
+  };
 }
