@@ -16,6 +16,7 @@ export {
   ConversionLimitError,
   type ConversionLimit,
   ServerStateError,
+  InvalidOptionsError,
   ToolCallAbortedError,
   InputUnavailableError,
   ToolStateError,
@@ -104,7 +105,7 @@ export {
 } from './documents/text-range.js';
 
 export { HttpMcpServer, type HttpServerAddress } from './mcp/http-server.js';
-export type { HttpMcpServerOptions, AuthenticateHook } from './mcp/transports/http/options.js';
+export type { HttpMcpServerOptions, HttpsOptions, AuthenticateHook } from './mcp/transports/http/options.js';
 export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from './mcp/transports/http/session-map.js';
 export type { ReadinessReport } from './mcp/transports/http/health.js';
 export { AuthenticationError } from './errors.js';
