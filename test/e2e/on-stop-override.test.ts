@@ -19,7 +19,7 @@ let hookRan = false;
 class App extends Base {
   async onStop() { hookRan = true; }
 }
-const server = new App({ name: 'app', version: '1' }, { port: 0 });
+const server = new App({ name: 'app', version: '1' }, ${kind === 'http' ? '{ port: 0 }' : '{}'});
 await server.start();
 ${kind === 'http' ? "await fetch(server.address.url.replace('/mcp', '/health'));" : ''}
 await server.stop();
