@@ -55,15 +55,28 @@ export class ToolkitError extends Error {
  * (code `DUPLICATE_TOOL`). Names are unique across the whole registry.
  */
 export class DuplicateToolError extends ToolkitError {
-  constructor(readonly toolName: string) {
+  /** Set when the name repeats inside the package being registered (then nothing was registered). */
+  readonly inPackage?: { name?: string };
+
+  /**
+   * @param toolName - the repeated name.
+   * @param inPackage - the package (and its name, if it has one) that holds the name twice.
+   */
+  constructor(
+    readonly toolName: string,
+    inPackage?: { name?: string },
+  ) {
+    const where = inPackage && (inPackage.name ? `The package "${inPackage.name}"` : 'The package');
     super(
       'DUPLICATE_TOOL',
-      `A tool named "${toolName}" is already registered; tool names must be unique (rename one of them or register it once).`,
+      where
+        ? `${where} contains two tools named "${toolName}"; nothing was registered (tool names must be unique: rename one of them).`
+        : `A tool named "${toolName}" is already registered; tool names must be unique (rename one of them or register it once).`,
     );
+    this.inPackage = inPackage;
   }
 }
 
-/** Thrown when a tool definition is unusable, e.g. an empty name or a malformed schema (code `INVALID_TOOL`). */
 export class InvalidToolError extends ToolkitError {
   constructor(message: string) {
     super('INVALID_TOOL', message);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
@@ -31,6 +32,20 @@ interface ServeFlags extends SessionFlags, TlsFlags {
   admin?: boolean;
   adminToken?: string;
   stateFile?: string;
+}
+
+/**
+ * The folder as an absolute path. A leading `~` is expanded only by a shell: a desktop client that
+ * starts this command passes it as is, so one that names no existing folder gets the full path to use.
+ */
+function resolveFolder(folder: string): string {
+  if (/^~(\/|$)/.test(folder) && !existsSync(folder)) {
+    const home = path.join(os.homedir(), folder.slice(1));
+    throw new Error(
+      `the folder "${folder}" starts with "~", which only a shell expands (a desktop MCP client passes it as is): give the full path, e.g. ${home}`,
+    );
+  }
+  return path.resolve(folder);
 }
 
 function parsePort(value: string): number {
@@ -69,55 +84,71 @@ const serve = program
   )
   .option('-q, --quiet', 'do not print the startup banner')
   .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)');
-addTlsFlags(addDocumentLimitFlags(serve)).action(async (folder: string | undefined, opts: ServeFlags) => {
-  if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
-  if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
-  const target = path.resolve(folder ?? defaultFolder());
-  const extensions = opts.ext
-    ?.split(',')
-    .map((ext) => ext.trim())
-    .filter(Boolean);
-  if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
-  const https = httpsOptions(opts);
-  if (opts.stdio && https) throw new Error('--https-cert and --https-key need HTTP: drop --stdio');
-  // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
-  const stateFile = opts.stateFile
-    ? path.resolve(opts.stateFile)
-    : opts.admin && !opts.redis
-      ? defaultStateFile(target)
-      : undefined;
-  const limits = documentLimits(opts as Record<string, unknown>);
-  const common = {
-    folder: target,
-    extensions,
-    quiet: opts.quiet,
-    watch: opts.watch !== false,
-    stateFile,
-    limits,
-    pingIntervalMs: pingIntervalMs(opts),
-  };
-  const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
-  const server = opts.stdio
-    ? await serveStdioFolder(common, pkg.version)
-    : await serveHttpFolder(
-        {
-          ...common,
-          ...admin,
-          host: opts.host,
-          port: parsePort(opts.port ?? '3000'),
-          redis: opts.redis,
-          https,
-          ...sessionOptions(opts),
-        },
-        pkg.version,
-      );
-  const shutdown = () => void server.stop().then(() => process.exit(0));
-  process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
-  if ('waitUntilClosed' in server) await server.waitUntilClosed();
-});
+addTlsFlags(addDocumentLimitFlags(serve)).action(
+  async (folder: string | undefined, opts: ServeFlags, command: Command) => {
+    if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
+    if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
+    for (const flag of ['port', 'host'] as const) {
+      if (opts.stdio && command.getOptionValueSource(flag) === 'cli')
+        throw new Error(`--${flag} needs HTTP: drop --stdio`);
+    }
+    const target = resolveFolder(folder ?? defaultFolder());
+    const extensions = opts.ext
+      ?.split(',')
+      .map((ext) => ext.trim())
+      .filter(Boolean);
+    if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+    const https = httpsOptions(opts);
+    if (opts.stdio && https) throw new Error('--https-cert and --https-key need HTTP: drop --stdio');
+    // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
+    const stateFile = opts.stateFile
+      ? path.resolve(opts.stateFile)
+      : opts.admin && !opts.redis
+        ? defaultStateFile(target)
+        : undefined;
+    const limits = documentLimits(opts as Record<string, unknown>);
+    const common = {
+      folder: target,
+      extensions,
+      quiet: opts.quiet,
+      watch: opts.watch !== false,
+      stateFile,
+      limits,
+      pingIntervalMs: pingIntervalMs(opts),
+    };
+    const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
+    const server = opts.stdio
+      ? await serveStdioFolder(common, pkg.version)
+      : await serveHttpFolder(
+          {
+            ...common,
+            ...admin,
+            host: opts.host,
+            port: parsePort(opts.port ?? '3000'),
+            redis: opts.redis,
+            https,
+            ...sessionOptions(opts),
+          },
+          pkg.version,
+        );
+    const shutdown = () => void server.stop().then(() => process.exit(0));
+    process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
+    if ('waitUntilClosed' in server) await server.waitUntilClosed();
+  },
+);
+
+/** What the CLI prints for an error: the toolkit's code, or for a port in use the flag that picks another. */
+function describe(error: unknown): string {
+  if (error instanceof ToolkitError) return `${error.message} (${error.code})`;
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code === 'EADDRINUSE') {
+    return `port ${String(port ?? '')} is already in use: pick another with --port <n> (--port 0 picks a free one)`;
+  }
+  return String(error);
+}
 
 program.parseAsync(process.argv).catch((error: unknown) => {
-  const message = error instanceof ToolkitError ? `${error.message} (${error.code})` : String(error);
+  const message = describe(error);
   process.stderr.write(`mcp-toolkit: ${message}\n`);
   process.exit(1);
 });

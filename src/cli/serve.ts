@@ -54,12 +54,20 @@ function documentStore(options: ServeOptions): DocumentStore {
   return new DocumentStore({ ...options.limits, watch: options.watch !== false });
 }
 
+/**
+ * The CLI logs warnings and errors only, unless `MCP_TOOLKIT_LOG_LEVEL` says otherwise: the banner
+ * says what info lines would, and a JSON line amid it reads as noise.
+ */
+function cliLogger() {
+  return createDefaultLogger(process.env.MCP_TOOLKIT_LOG_LEVEL || 'warn');
+}
+
 /** Server options shared by both transports: documents, quiet logger, tool state file, pings. */
 function commonOptions(options: ServeOptions) {
   return {
     documents: documentStore(options),
     ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
-    ...(options.quiet && { logger: createDefaultLogger('warn') }),
+    logger: cliLogger(),
     ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
   };
 }
@@ -81,6 +89,13 @@ function serverInfo(options: ServeOptions, version: string): ServerInfo {
 /** Registers the folder and the document tools; returns the banner summary (without transport). */
 function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<ServeSummary, 'transport' | 'url'> {
   const resources = server.registerFolder({ path: options.folder, extensions: options.extensions });
+  if (options.extensions?.length && resources.length === 0) {
+    process.stderr.write(
+      `mcp-toolkit: warning: --ext ${options.extensions.join(',')} matched no file in ${options.folder} ` +
+        '(check the spelling: extensions match case-insensitively, with or without the dot; dot-files, ' +
+        'dot-folders and node_modules are never served)\n',
+    );
+  }
   server.registerTool(createDocumentTools(server.documents));
   return {
     folder: options.folder,
@@ -117,7 +132,7 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
  * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
-  const logger = options.redis ? createDefaultLogger(options.quiet ? 'warn' : undefined) : undefined;
+  const logger = options.redis ? cliLogger() : undefined;
   // Like the transports, the cluster and admin modules load only when asked for.
   const cluster = options.redis
     ? await (

@@ -81,7 +81,8 @@ export class ToolRegistry implements ToolRegistryView {
       if (!tool || typeof tool.name !== 'string' || typeof tool.execute !== 'function') {
         throw new InvalidToolError('registerTool() expects a Tool (with name and execute) or a ToolPackage.');
       }
-      if (this.#tools.has(tool.name) || seen.has(tool.name)) throw new DuplicateToolError(tool.name);
+      if (seen.has(tool.name)) throw new DuplicateToolError(tool.name, { name: (item as ToolPackage).name });
+      if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
       seen.add(tool.name);
       tool.compiled(); // fail now, not at the first tools/list
     }

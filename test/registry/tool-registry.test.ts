@@ -32,6 +32,17 @@ describe('ToolRegistry', () => {
     expect(() => registry.register(new ToolPackage([tool('y'), tool('y')]))).toThrow(/"y"/);
   });
 
+  it('says that a name repeats inside the package, not that it is already registered', () => {
+    const registry = new ToolRegistry();
+    expect(() => registry.register(new ToolPackage([tool('y'), tool('y')], { name: 'pack' }))).toThrow(
+      'The package "pack" contains two tools named "y"; nothing was registered',
+    );
+    expect(() => registry.register(new ToolPackage([tool('z'), tool('z')]))).toThrow(
+      /^The package contains two tools named "z"/,
+    );
+    expect(registry.get('y')).toBeUndefined();
+  });
+
   it('setDisabled replaces the whole set and [] re-enables everything', () => {
     const registry = new ToolRegistry();
     registry.register(new ToolPackage([tool('a'), tool('b'), tool('c')]));
