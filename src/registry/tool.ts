@@ -7,6 +7,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
+import { scanParamHeaders } from './param-header-rules.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolReturn } from './tool-result.js';
@@ -73,7 +74,8 @@ export type ListedTool = Readonly<Record<string, unknown>> & { readonly name: st
  * may define a `dispose()` method: it runs exactly once when its session ends.
  *
  * @throws InvalidToolError from the constructor when the name breaks the MCP naming
- *   rule or a schema is not an object schema.
+ *   rule; from registration (`compiled()`) when a schema is not an object schema or an
+ *   `x-mcp-header` annotation breaks the 2026-07-28 rules.
  */
 export abstract class Tool<Args = Record<string, unknown>> {
   readonly name: string;
@@ -130,11 +132,20 @@ export abstract class Tool<Args = Record<string, unknown>> {
   /**
    * Schemas compiled once and the frozen `tools/list` entry, built on first use so
    * listing 1,000 tools costs no schema conversion after the first time.
-   * @throws InvalidToolError when a schema is unusable.
+   * @throws InvalidToolError when a schema is unusable, or when an `x-mcp-header` annotation of
+   *   `inputSchema` breaks a 2026-07-28 rule (see `param-header-rules.ts`); the message names the
+   *   tool, the property and the rule.
    */
   compiled(): { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool } {
     if (this.#compiled) return this.#compiled;
     const input = compileSchema(this.inputSchema, `Tool "${this.name}" inputSchema`);
+    const { problem } = scanParamHeaders(input.json);
+    if (problem) {
+      throw new InvalidToolError(
+        `Tool "${this.name}" inputSchema: ${problem}. 2026-07-28 clients drop a tool with such an annotation ` +
+          '(MCP 2026-07-28 Streamable HTTP, "Custom Headers from Tool Parameters").',
+      );
+    }
     const output = this.outputSchema ? compileSchema(this.outputSchema, `Tool "${this.name}" outputSchema`) : undefined;
     const listed: Record<string, unknown> = { name: this.name, inputSchema: input.json };
     if (this.title !== undefined) listed.title = this.title;

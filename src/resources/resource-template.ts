@@ -3,6 +3,7 @@ import { completeFromList, type CompleteFunction } from '../completions/completi
 import { InvalidResourceError } from '../errors.js';
 import type { ResourceReadReturn } from './resource-contents.js';
 import { checkResourceBasics, listedMetadata, type ResourceContext, type ResourceMetadata } from './resource.js';
+import { normalizeUri, normalizeUriPart } from './uri-normalization.js';
 
 /**
  * Values of a template's variables matched from a URI, percent-decoded. An exploded variable
@@ -56,6 +57,17 @@ function decode(value: string): string {
 }
 
 /**
+ * A URI template with its literal parts in URI normal form (RFC 3986 section 6.2.2, as
+ * `normalizeUri`); the `{...}` expressions are left as they are (variable names keep their case).
+ */
+function normalizeTemplateLiterals(uriTemplate: string): string {
+  const parts = uriTemplate.split(/(\{[^}]*\})/);
+  return parts
+    .map((part, index) => (index % 2 === 1 ? part : index === 0 ? normalizeUri(part) : normalizeUriPart(part)))
+    .join('');
+}
+
+/**
  * Validates a template configuration and compiles its URI template.
  * @throws InvalidResourceError for a malformed template, one without variables, an empty
  *   name, a missing `read`, or a `complete` key that is not a template variable.
@@ -80,6 +92,10 @@ export function compileResourceTemplate(config: ResourceTemplateConfig): Registe
     }
     completers.set(name, typeof complete === 'function' ? complete : completeFromList(complete));
   }
+  // URIs are matched in their normal form (see `normalizeUri`), so the literals must be in it too:
+  // `docs://café/{name}` matches `docs://caf%C3%A9/x`.
+  const normalTemplate = normalizeTemplateLiterals(config.uriTemplate);
+  const normal = normalTemplate === config.uriTemplate ? template : new UriTemplate(normalTemplate);
   const listed: ResourceTemplateType = { uriTemplate: config.uriTemplate, ...listedMetadata(config) };
   return Object.freeze({
     config,
@@ -87,7 +103,7 @@ export function compileResourceTemplate(config: ResourceTemplateConfig): Registe
     match(uri: string) {
       let matched: ReturnType<UriTemplate['match']>;
       try {
-        matched = template.match(uri);
+        matched = normal.match(uri) ?? (normal === template ? null : template.match(uri));
       } catch {
         return undefined; // over-long URI: no match
       }

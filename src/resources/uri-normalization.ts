@@ -14,7 +14,17 @@
 export function normalizeUri(uri: string): string {
   if (!NEEDS_WORK.test(uri)) return uri;
   const { prefix, rest } = splitSchemeAndHost(uri);
-  let out = prefix;
+  return prefix + normalizeUriPart(rest);
+}
+
+/**
+ * The same normalization for a piece of a URI that holds no scheme or host to lowercase (a
+ * literal of a URI template after its first variable): percent-encodings uppercased, unreserved
+ * ones decoded, non-ASCII percent-encoded as UTF-8.
+ */
+export function normalizeUriPart(rest: string): string {
+  if (!/[%\u0080-\uffff]/.test(rest)) return rest;
+  let out = '';
   for (let index = 0; index < rest.length; index += 1) {
     const char = rest[index]!;
     if (char === '%' && isHex(rest[index + 1]) && isHex(rest[index + 2])) {

@@ -6,13 +6,17 @@ import { openSession, openStream, post, readSse, sessionHeaders, startServer, ty
 
 /** A plain in-memory event store, as an app would write one (sequential ids, one list for all streams). */
 class ListEventStore implements EventStore {
-  readonly events: Array<{ id: string; streamId: string; message: JSONRPCMessage }> = [];
-  getStreamIdForEventId?: (eventId: string) => Promise<string | undefined>;
-  constructor(withLookup: boolean) {
+  /** Makes the id of the n-th event of a stream (default: the counter alone). */
+  constructor(
+    withLookup: boolean,
+    readonly makeId: (streamId: string, n: number) => string = (_stream, n) => String(n),
+  ) {
     if (withLookup) this.getStreamIdForEventId = async (id) => this.events.find((event) => event.id === id)?.streamId;
   }
+  readonly events: Array<{ id: string; streamId: string; message: JSONRPCMessage }> = [];
+  getStreamIdForEventId?: (eventId: string) => Promise<string | undefined>;
   async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
-    const id = String(this.events.length + 1);
+    const id = this.makeId(streamId, this.events.length + 1);
     this.events.push({ id, streamId, message });
     return id;
   }
@@ -79,7 +83,7 @@ describe.each([
     const replay = await readSse(resumed, (events) => events.length >= 1);
     expect(replay.map(updatedUri)).toEqual(['memo://one']);
     // The store saw every stream under its session.
-    expect(new Set(store.events.map((event) => event.streamId.split('\u001f')[0])).size).toBe(2);
+    expect(new Set(store.events.map((event) => event.streamId.split('.')[0])).size).toBe(2);
   });
 
   it("refuses to resume another session's stream", async () => {
@@ -103,6 +107,43 @@ describe.each([
       expect(await readSse(stolen, () => false)).toEqual([]); // closed at once, nothing replayed
     }
   });
+});
+
+/** A header value fetch (undici) accepts as it is: visible ASCII, interior spaces and tabs. */
+const HEADER_SAFE = /^[\x21-\x7e]([\x20-\x7e\t]*[\x21-\x7e])?$/;
+
+describe.each([
+  // As the SDK's example store does: the event id embeds the stream id it was given.
+  ['ids built from stream ids', (streamId: string, n: number) => `${streamId}_${n}`],
+  // A store whose own ids are not header values: CR/LF, a control character, non-ASCII, edge spaces, "%".
+  ['ids that are not header values', (_streamId: string, n: number) => ` evt\r\n${n}\u0001é%41 `],
+])('resumable event ids are valid header values (#24 item 10): %s', (_name, makeId) => {
+  it.each([true, false])(
+    'a fetch client resumes with the Last-Event-ID it was sent and gets the missed event (lookup: %s)',
+    async (withLookup) => {
+      const store = new ListEventStore(withLookup, makeId);
+      const server = await startServer({ eventStore: store });
+      try {
+        server.registerResource({ uri: 'memo://one', name: 'one', read: () => ({ text: 'one' }) });
+        const { url } = server.address;
+        const id = await openSession(url);
+        await subscribe(url, id, 'memo://one');
+        const first = await openStream(url, id);
+        server.sendResourceUpdated('memo://one');
+        const [seen] = await readSse(first, (events) => events.length >= 1);
+        expect(seen!.id).toMatch(HEADER_SAFE);
+        server.sendResourceUpdated('memo://one'); // missed while the stream is down
+        // Real fetch: it throws "invalid last-event-id header" for a value with control characters.
+        const resumed = await openStream(url, id, { 'Last-Event-ID': seen!.id! });
+        expect(resumed.status).toBe(200);
+        const replay = await readSse(resumed, (events) => events.length >= 1);
+        expect(replay.map(updatedUri)).toEqual(['memo://one']);
+        for (const event of replay) expect(event.id).toMatch(HEADER_SAFE);
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });
 
 describe('a new GET stream replaces the old one (#17 item 2)', () => {

@@ -179,3 +179,34 @@ describe('BaseMcpServer.readResource (for tools embedding a resource)', () => {
     }
   });
 });
+
+describe.each(ERAS)('non-ASCII literals in a resource template (#24 item 14), %s era', (era) => {
+  let server: InMemoryServer | undefined;
+  afterEach(async () => server?.stop());
+
+  it('docs://café/{name} matches the percent-encoded docs://caf%C3%A9/x and the raw form, with the same value', async () => {
+    server = new InMemoryServer();
+    server.registerResourceTemplate({
+      uriTemplate: 'docs://café/{name}',
+      name: 'cafe',
+      read: (_uri, variables) => `name=${String(variables.name)}`,
+    });
+    server.registerResourceTemplate({
+      uriTemplate: 'memo://Notes/{id}/Grüße',
+      name: 'greetings',
+      read: (_uri, variables) => `id=${String(variables.id)}`,
+    });
+    const client = await server.connect(era);
+    for (const uri of ['docs://caf%C3%A9/x', 'docs://café/x', 'docs://caf%c3%a9/x', 'DOCS://caf%C3%A9/x']) {
+      expect((await client.readResource({ uri })).contents[0], uri).toMatchObject({ text: 'name=x' });
+    }
+    for (const uri of ['memo://notes/7/Gr%C3%BC%C3%9Fe', 'memo://Notes/7/Grüße']) {
+      expect((await client.readResource({ uri })).contents[0], uri).toMatchObject({ text: 'id=7' });
+    }
+    // The listing keeps the template as it was registered.
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'docs://café/{name}',
+      'memo://Notes/{id}/Grüße',
+    ]);
+  });
+});

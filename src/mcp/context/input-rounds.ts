@@ -6,6 +6,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { InputUnavailableError } from '../../errors.js';
+import type { ElicitOptions } from '../../registry/tool-context.js';
+import { inputAnswerProblem, type InputKind } from './input-answers.js';
+
+export type { InputKind } from './input-answers.js';
 
 /** Answers gathered so far in a 2026-07-28 multi-round-trip flow, keyed like their requests (`elicit-1`, ...). */
 export type InputAnswers = Record<string, unknown>;
@@ -14,9 +18,6 @@ export type InputAnswers = Record<string, unknown>;
 export interface InputState {
   answers: InputAnswers;
 }
-
-/** What a server-to-client request asks for, which decides its default key and its answer's shape. */
-export type InputKind = 'elicit' | 'sample' | 'roots';
 
 /**
  * Thrown out of `execute()` on the 2026-07-28 era when a tool asks for input that has
@@ -31,16 +32,6 @@ export class InputNeeded extends Error {
     super(`input required: ${key}`);
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Whether a client's answer has the shape of the result its request asked for. */
-const ANSWER_SHAPE: Record<InputKind, (answer: unknown) => boolean> = {
-  elicit: (answer) => isObject(answer) && ['accept', 'decline', 'cancel'].includes(answer.action as string),
-  sample: (answer) => isObject(answer) && typeof answer.content === 'object' && answer.content !== null,
-  roots: (answer) => isObject(answer) && Array.isArray(answer.roots),
-};
 
 /**
  * One execution's view of the multi-round-trip flow. Each `elicit`/`sample`/`listRoots`
@@ -65,20 +56,32 @@ export class InputRounds {
   }
 
   /**
-   * The answer to this request, or throws {@link InputNeeded} to ask for it. An answer whose
-   * shape does not fit the request (e.g. a number for an elicitation) counts as missing.
+   * The answer to this request, or throws {@link InputNeeded} to ask for it. An answer that does
+   * not fit the request (see `inputAnswerProblem`: a number for an elicitation, accepted content
+   * that fails `requestedSchema`) counts as missing: it is asked again. A Promise only when
+   * `requestedSchema` validates asynchronously.
    */
-  next<T>(kind: InputKind, build: () => InputRequest, key?: string): T {
+  next<T>(
+    kind: InputKind,
+    build: () => InputRequest,
+    key?: string,
+    requestedSchema?: ElicitOptions['requestedSchema'],
+  ): T | Promise<T> {
     this.#ordinal += 1;
     const name = key ?? `${kind}-${this.#ordinal}`;
     const answer = Object.hasOwn(this.answers, name) ? this.answers[name] : undefined;
-    if (answer !== undefined && ANSWER_SHAPE[kind](answer)) {
+    const settle = (problem: string | undefined): T => {
+      if (answer === undefined || problem !== undefined) {
+        const request = build();
+        this.#pending.set(name, request);
+        throw new InputNeeded(name, request);
+      }
       this.#used[name] = answer;
       return answer as T;
-    }
-    const request = build();
-    this.#pending.set(name, request);
-    throw new InputNeeded(name, request);
+    };
+    if (answer === undefined) return settle(undefined);
+    const problem = inputAnswerProblem(kind, answer, requestedSchema);
+    return problem instanceof Promise ? problem.then(settle) : settle(problem);
   }
 
   /** The `input_required` result asking for every request still pending, carrying the answers used so far. */

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { InputUnavailableError, type ClientInputCapability } from '../../errors.js';
 import type { ElicitOptions, ToolContext, ToolLogger } from '../../registry/tool-context.js';
+import { inputAnswerProblem, MAX_INPUT_ATTEMPTS, tooManyWrongAnswers } from './input-answers.js';
 import type { InputRounds } from './input-rounds.js';
 
 /** Which era a request belongs to: modern requests carry the 2026-07-28 `_meta` envelope. */
@@ -125,12 +126,19 @@ class CallContext implements ToolContext {
     const state = this[STATE];
     return (state.elicit ??= async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
       requireCapability(this.clientCapabilities, 'elicitation');
-      if (state.rounds)
-        return state.rounds.next('elicit', () => inputRequired.elicit({ message, requestedSchema }), key);
-      return state.ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: wireSchema(requestedSchema) },
-        { signal: this.signal },
-      );
+      if (state.rounds) {
+        const build = () => inputRequired.elicit({ message, requestedSchema });
+        return state.rounds.next('elicit', build, key, requestedSchema);
+      }
+      // Not the SDK's elicitInput: it refuses a wrong answer by throwing, where 2026-07-28 asks
+      // again. Both eras check with inputAnswerProblem and ask again (MCP 2025-11-25 "Elicitation").
+      const params = { mode: 'form' as const, message, requestedSchema: wireSchema(requestedSchema) };
+      for (let attempt = 1; ; attempt += 1) {
+        const answer = await state.ctx.mcpReq.send({ method: 'elicitation/create', params }, { signal: this.signal });
+        const problem = await inputAnswerProblem('elicit', answer, requestedSchema);
+        if (problem === undefined) return answer as ElicitResult;
+        if (attempt >= MAX_INPUT_ATTEMPTS) throw tooManyWrongAnswers(key ?? 'elicitation/create', problem);
+      }
     });
   }
 

@@ -54,8 +54,8 @@ function flatten(items: readonly RegistrableTool[]): Tool<never>[] {
  * Calls the factory for one long-lived view and converts what it made into toolkit tools.
  * Instances whose name is already registered are skipped (and logged): a session must not
  * shadow a shared tool.
- * @throws whatever the factory throws; InvalidToolError when an item is not a tool (the set's
- *   `dispose()` has then already run).
+ * @throws whatever the factory throws; InvalidToolError when an item is not a tool or its schemas
+ *   are unusable (as for `registerTool`; the set's `dispose()` has then already run).
  */
 export function makeSessionTools(
   factory: SessionToolsFactory | undefined,
@@ -75,6 +75,7 @@ export function makeSessionTools(
   let tools: Tool<never>[];
   try {
     tools = flatten(made.items);
+    for (const tool of tools) tool.compiled(); // refuse a broken schema now, as registerTool does
   } catch (error) {
     runDispose(made.dispose, logger);
     throw error;

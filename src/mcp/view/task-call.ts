@@ -10,10 +10,16 @@ import {
 } from '@modelcontextprotocol/server';
 import { InputUnavailableError, TaskError, ToolCallAbortedError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
-import type { ToolContext, ToolProgress } from '../../registry/tool-context.js';
+import type { ElicitOptions, ToolContext, ToolProgress } from '../../registry/tool-context.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
 import type { RunningTask, TaskManager } from '../../tasks/task-manager.js';
 import type { TaskOutcome, TaskRecord } from '../../tasks/task-store.js';
+import {
+  inputAnswerProblem,
+  MAX_INPUT_ATTEMPTS,
+  tooManyWrongAnswers,
+  type InputKind,
+} from '../context/input-answers.js';
 import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
 import { taskAnswer } from '../sdk-internals/tasking-server.js';
@@ -289,7 +295,7 @@ class TaskCall {
         if (!this.#task) return base.elicit(options);
         this.#require('elicitation');
         const request = inputRequired.elicit({ message: options.message, requestedSchema: options.requestedSchema });
-        return this.#ask<ElicitResult>('elicit', options.key, request);
+        return this.#ask<ElicitResult>('elicit', options.key, request, options.requestedSchema);
       },
       sample: (params, options) => {
         if (!this.#task) return base.sample(params, options);
@@ -314,10 +320,25 @@ class TaskCall {
     }
   }
 
-  async #ask<T>(kind: string, key: string | undefined, request: { method: string; params?: unknown }): Promise<T> {
+  /**
+   * Parks the task until the client answers this request (2026-07-28 `tasks/update`, 2025-11-25
+   * through `tasks/result`). An answer that does not fit (see `inputAnswerProblem`) counts as
+   * none: the request is asked again, at most {@link MAX_INPUT_ATTEMPTS} times.
+   */
+  async #ask<T>(
+    kind: InputKind,
+    key: string | undefined,
+    request: { method: string; params?: unknown },
+    requestedSchema?: ElicitOptions['requestedSchema'],
+  ): Promise<T> {
     this.#inputOrdinal += 1;
     const name = key ?? `${kind}-${this.#inputOrdinal}`;
-    return (await this.#task!.requestInput(name, request as never)) as T;
+    for (let attempt = 1; ; attempt += 1) {
+      const answer = await this.#task!.requestInput(name, request as never);
+      const problem = await inputAnswerProblem(kind, answer, requestedSchema);
+      if (problem === undefined) return answer as T;
+      if (attempt >= MAX_INPUT_ATTEMPTS) throw tooManyWrongAnswers(name, problem);
+    }
   }
 }
 

@@ -186,8 +186,10 @@ async function sendInput(ctx: ServerContext, taskId: string, pending: PendingInp
   const params = { ...pending.request.params, _meta };
   try {
     let answer: unknown;
-    if (pending.request.method === 'elicitation/create') answer = await ctx.mcpReq.elicitInput(params as never);
-    else if (pending.request.method === 'sampling/createMessage') {
+    // Sent as it is: the task checks the answer (and asks again) the same way on both wires.
+    if (pending.request.method === 'elicitation/create') {
+      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params } as never);
+    } else if (pending.request.method === 'sampling/createMessage') {
       answer = await ctx.mcpReq.requestSampling(params as never);
     } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } } as never);
     pending.resolve(answer);

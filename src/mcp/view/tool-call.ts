@@ -140,10 +140,25 @@ export async function callTool(
   return deps.server.projectCallToolResult(result, compiled.output?.json);
 }
 
-/** With an output schema, `structuredContent` must be present and valid (else a tool error). */
+/**
+ * With an output schema, a result's `structuredContent` must be present and valid (else a tool
+ * error). A tool error (`isError: true`) may leave it out; when it has one that does not match
+ * the schema, the result goes out without it (its `content` still says what failed): clients
+ * validate `structuredContent` against the listed `outputSchema` (the v1 SDK client even on
+ * errors, and throws instead of showing the error). MCP 2025-11-25 "Tools / Output Schema":
+ * servers MUST provide structured results that conform to it.
+ * Every tool error with an output schema passes here (direct calls and task results); the errors
+ * the toolkit builds itself (thrown errors, invalid arguments, oversize replies) carry none.
+ */
 export async function checkOutput(tool: Tool<never>, result: CallToolResult): Promise<CallToolResult> {
   const output = tool.compiled().output;
-  if (!output || result.isError) return result;
+  if (!output) return result;
+  if (result.isError) {
+    if (result.structuredContent === undefined) return result;
+    if ((await output.validate(result.structuredContent)).ok) return result;
+    const { structuredContent: _mismatched, ...rest } = result;
+    return rest;
+  }
   if (result.structuredContent === undefined) {
     throw new Error('it declares an outputSchema but returned no structuredContent.');
   }

@@ -6,12 +6,10 @@
  * (HeaderMismatch). Values are literal, or `=?base64?<Base64 of the UTF-8 value>?=`.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { scanParamHeaders, type ParamHeaderDeclaration } from '../../../registry/param-header-rules.js';
 
 /** One annotated property: its path through `properties` and its header name suffix. */
-export interface ParamHeader {
-  readonly path: readonly string[];
-  readonly header: string;
-}
+export type ParamHeader = ParamHeaderDeclaration;
 
 /** JSON-RPC error code of a header that disagrees with the body (2026-07-28 HeaderMismatch). */
 export const HEADER_MISMATCH = -32020;
@@ -25,20 +23,14 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The `x-mcp-header` declarations of a tool input schema, found through chains of `properties`
- * only (the places SEP-2243 allows them). Computed once per schema object.
+ * only (the places SEP-2243 allows them; registration refuses a tool with any other). Computed
+ * once per schema object.
  */
 export function paramHeaders(inputSchema: unknown): readonly ParamHeader[] {
   if (!isObject(inputSchema)) return [];
   const cached = declarationsCache.get(inputSchema);
   if (cached) return cached;
-  const found: ParamHeader[] = [];
-  const visit = (schema: Record<string, unknown>, path: string[]) => {
-    const header = schema['x-mcp-header'];
-    if (path.length > 0 && typeof header === 'string' && header !== '') found.push({ path, header });
-    if (!isObject(schema.properties)) return;
-    for (const [key, child] of Object.entries(schema.properties)) if (isObject(child)) visit(child, [...path, key]);
-  };
-  visit(inputSchema, []);
+  const found = scanParamHeaders(inputSchema).declarations;
   declarationsCache.set(inputSchema, found);
   return found;
 }

@@ -34,6 +34,7 @@ export function openStdioConnection(options: StdioConnectionOptions): { close():
   const transport = new StdioTransport(options.stdin, options.stdout, {
     maxMessageBytes: options.maxMessageBytes,
     stdinCloseGraceMs: options.stdinCloseGraceMs,
+    logger: options.logger,
     onClosed: () => {
       if (lastError) options.logger.warn({ err: lastError }, 'stdio connection closed after an error');
       options.onClosed();

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
+import type { Logger } from '../../../logger.js';
 import { wellFormed } from '../../view/well-formed.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
@@ -25,7 +26,15 @@ export interface StdioTransportOptions {
   stdinCloseGraceMs?: number;
   /** Told once, after the SDK's `onclose`, when the transport closes (stdin ended, output failed, or `close()`). */
   onClosed?: () => void;
+  /**
+   * Where refused input lines and JSON-RPC error answers are reported, at `debug` (the same
+   * lines for an app's `StdioMcpServer` and the CLI's). Default: not reported.
+   */
+  logger?: Pick<Logger, 'debug'>;
 }
+
+/** Longest part of a refused input line quoted in a diagnostic. */
+const QUOTED_LINE_CHARS = 200;
 
 /**
  * Default of `stdinCloseGraceMs`: 10 s. A client that ends stdin right after writing its requests
@@ -57,11 +66,12 @@ export class StdioTransport implements Transport {
 
   readonly #stdin: Readable;
   readonly #stdout: Writable;
-  readonly #limits: Required<Omit<StdioTransportOptions, 'onClosed' | 'stdinCloseGraceMs'>>;
+  readonly #limits: Required<Omit<StdioTransportOptions, 'onClosed' | 'stdinCloseGraceMs' | 'logger'>>;
   readonly #graceMs: number;
   /** Set when stdin has ended and requests already read are being answered (see `stdinCloseGraceMs`). */
   #draining: NodeJS.Timeout | undefined;
   readonly #onClosed: (() => void) | undefined;
+  readonly #logger: Pick<Logger, 'debug'> | undefined;
   /** Method of every request read and not yet answered, to word an oversize reply. */
   readonly #pending = new Map<RequestId, string>();
   /** Writes waiting for stdout's 'drain'. */
@@ -78,6 +88,7 @@ export class StdioTransport implements Transport {
       maxInboundBytes: options.maxInboundBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     };
     this.#onClosed = options.onClosed;
+    this.#logger = options.logger;
     this.#graceMs = options.stdinCloseGraceMs ?? DEFAULT_STDIN_CLOSE_GRACE_MS;
   }
 
@@ -125,6 +136,10 @@ export class StdioTransport implements Transport {
       method = this.#pending.get(message.id);
       this.#pending.delete(message.id);
       if (this.#draining) setImmediate(this.#closeWhenAnswered); // after this answer is written
+      if ('error' in message) {
+        const { code, message: text } = message.error;
+        this.#logger?.debug({ id: message.id, method, code, error: text }, 'stdio: answered a request with an error');
+      }
     }
     let line = serializeMessage(message);
     const limit = this.#limits.maxMessageBytes;
@@ -158,7 +173,10 @@ export class StdioTransport implements Transport {
     for (const { resolve } of waiters) resolve();
   };
 
-  #refuse(reply: RefusalResponse): void {
+  #refuse(reply: RefusalResponse, line: string): void {
+    const { code, message } = reply.error;
+    const quoted = line.length > QUOTED_LINE_CHARS ? `${line.slice(0, QUOTED_LINE_CHARS)}...` : line;
+    this.#logger?.debug({ code, error: message, line: quoted }, 'stdio: refused an input line');
     this.#write(serializeMessage(reply as JSONRPCMessage)).catch((error: unknown) => this.onerror?.(error as Error));
   }
 
@@ -185,12 +203,12 @@ export class StdioTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.#refuse(parseErrorResponse());
+      this.#refuse(parseErrorResponse(), line);
       return;
     }
     const checked = checkJsonRpcMessage(value);
     if ('refusal' in checked) {
-      this.#refuse(checked.refusal);
+      this.#refuse(checked.refusal, line);
       return;
     }
     const { message } = checked;
