@@ -77,11 +77,23 @@ export interface DocumentStoreOptions {
   maxReadChars?: number;
   /** Wall time of one conversion in ms (default 30,000); over it the worker is terminated: `CONVERSION_LIMIT` `time`. */
   conversionTimeoutMs?: number;
-  /** Heap of each conversion worker in MiB (`resourceLimits.maxOldGenerationSizeMb`, default 512): `heap`. */
+  /**
+   * Heap of each conversion process in MiB (`--max-old-space-size`, default 512): `heap`. A conversion
+   * that exhausts it ends its own process, never the server's.
+   */
   conversionHeapMb?: number;
-  /** Most characters a conversion may produce (default 10,000,000): `output`. */
+  /**
+   * Most characters a conversion may produce beyond its file's size in bytes (default 10,000,000):
+   * `output`. A conversion may always produce as many characters as its file has bytes, so every file the
+   * `maxFileSizeBytes` limit admits stays readable (a 19 MiB text file reads in parts).
+   */
   maxOutputChars?: number;
-  /** Conversion worker threads (default 2, 1 on a machine with 1 or 2 cores). */
+  /**
+   * Most bytes an archive (DOCX) may inflate to, declared or actual (default 100 MiB): `inflated`. A
+   * decompression bomb is refused before it is inflated.
+   */
+  maxInflatedBytes?: number;
+  /** Conversion processes running at once (default 2, 1 on a machine with 1 or 2 cores). */
   conversionThreads?: number;
 }
 
@@ -102,7 +114,7 @@ export class DocumentStore {
   readonly maxFileSizeBytes: number;
   /** Most characters of text one {@link read} returns. */
   readonly maxReadChars: number;
-  /** Runs the converters under the conversion limits (worker threads for PDF, DOCX, HTML). */
+  /** Runs the converters under the conversion limits (child processes for PDF, DOCX, HTML). */
   readonly conversions: ConversionPool;
   readonly #docs = new Map<string, StoredDocument>();
   readonly #folders = new Map<string, FolderRegistration>();
@@ -122,6 +134,7 @@ export class DocumentStore {
       timeoutMs: options.conversionTimeoutMs,
       heapMb: options.conversionHeapMb,
       maxOutputChars: options.maxOutputChars,
+      maxInflatedBytes: options.maxInflatedBytes,
     });
     this.#read = {
       converters: this.converters,
