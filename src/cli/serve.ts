@@ -46,7 +46,8 @@ export interface ServeHttpOptions extends ServeOptions {
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
-  return new DocumentStore({ ...options.limits, watch: options.watch !== false });
+  const { listPageSize: _tools, ...store } = options.limits ?? {};
+  return new DocumentStore({ ...store, watch: options.watch !== false });
 }
 
 /** Server options shared by both transports: documents, quiet logger, tool state file. */
@@ -75,11 +76,12 @@ function serverInfo(options: ServeOptions, version: string): ServerInfo {
 /** Registers the folder and the document tools; returns the banner summary (without transport). */
 function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<ServeSummary, 'transport' | 'url'> {
   const resources = server.registerFolder({ path: options.folder, extensions: options.extensions });
-  server.registerTool(createDocumentTools(server.documents));
+  server.registerTool(createDocumentTools(server.documents, { listPageSize: options.limits?.listPageSize }));
   return {
     folder: options.folder,
     toolNames: server.getToolStates().map(({ tool }) => tool.name),
     resourceCount: resources.length,
+    skipped: server.documents.skipped(),
   };
 }
 
