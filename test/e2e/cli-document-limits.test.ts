@@ -65,7 +65,12 @@ describe('the CLI with the default limits', () => {
       // A rescan (a file added) neither names huge.txt again nor lists it.
       await fs.writeFile(path.join(dir, 'added.md'), '# added\n');
       await waitFor(async () => (await client.resources()).some((r) => r.name === 'added.md'));
-      expect(server.stderr().split('\n').filter((line) => line.includes('huge.txt'))).toHaveLength(2);
+      expect(
+        server
+          .stderr()
+          .split('\n')
+          .filter((line) => line.includes('huge.txt')),
+      ).toHaveLength(2);
     } finally {
       await client.close();
       await fs.rm(path.join(dir, 'added.md'), { force: true });
