@@ -86,8 +86,7 @@ export class ConversionProcess {
   /** Converts one task in the child. The task's bytes are copied over the channel. */
   run(task: ConversionTask): Promise<ConversionReply> {
     if (!this.alive) return Promise.reject(new ConversionProcessDied({ kind: 'crash', detail: 'the process exited' }));
-    this.#child.ref();
-    (this.#child.channel as { ref?: () => void } | null | undefined)?.ref?.();
+    for (const handle of this.#handles()) handle.ref?.();
     return new Promise((resolve, reject) => {
       this.#pending = { resolve, reject };
       this.#child.send(task, (error) => {
@@ -101,8 +100,13 @@ export class ConversionProcess {
 
   /** Lets the server's event loop end while this process waits for work. */
   idle(): void {
-    this.#child.unref();
-    (this.#child.channel as { unref?: () => void } | null | undefined)?.unref?.();
+    for (const handle of this.#handles()) handle.unref?.();
+  }
+
+  /** What keeps the event loop alive: the process, its IPC channel and its stderr pipe. */
+  #handles(): Array<{ ref?: () => void; unref?: () => void }> {
+    const { channel, stderr } = this.#child as { channel?: object | null; stderr: object | null };
+    return [this.#child, channel ?? {}, stderr ?? {}] as Array<{ ref?: () => void; unref?: () => void }>;
   }
 
   /** Kills the child (SIGKILL: a converter spinning in a loop gets no say) and waits until it has exited. */
