@@ -50,13 +50,21 @@ export class ConversionProcess {
     this.#child = fork(fileURLToPath(entryUrl), [], {
       // Only the heap flag: the server's own flags (a test runner's loaders, --inspect) are not the child's.
       execArgv: [`--max-old-space-size=${Math.max(1, Math.floor(heapMb))}`],
-      // The child's stdout never reaches ours (stdio servers speak JSON-RPC there); stderr is passed on.
+      // The child's stdout never reaches ours (stdio servers speak JSON-RPC there); stderr is passed on,
+      // each line marked as the conversion process's.
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
+    // Each line is marked as the conversion process's: V8's "FATAL ERROR ... heap out of memory" there
+    // is not the server dying.
+    const prefix = `[mcp-toolkit conversion process ${this.#child.pid ?? '?'}] `;
+    let lineStart = true;
     this.#child.stderr?.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
-      this.#stderrTail = (this.#stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      const text = chunk.toString('utf8');
+      this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL);
+      const marked = (lineStart ? prefix : '') + text.replace(/\n(?=.)/g, `\n${prefix}`);
+      lineStart = text.endsWith('\n');
+      process.stderr.write(marked);
     });
     this.#child.on('message', (message: ConversionReply) => {
       const pending = this.#pending;
