@@ -14,7 +14,7 @@ const external = (id) => builtins.has(id) || !(id.startsWith('.') || id.startsWi
 
 /**
  * One entry per file package.json points at (`exports`, `bin`): `./dist/X.js` is built from `src/X.ts`.
- * Extra entries that are loaded by path rather than imported (worker threads) are listed here too.
+ * Extra entries that are loaded by path rather than imported (conversion processes) are listed here too.
  */
 const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
 const targets = [
@@ -28,14 +28,14 @@ const input = Object.fromEntries(
   }),
 );
 
-// The conversion worker is loaded by path by worker threads (src/converters/pool/worker-module.ts).
+// The conversion worker is loaded by path by the conversion child processes (src/converters/pool/worker-module.ts).
 input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.ts';
 
 /**
  * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0: the root import went from 11 files to 3).
- * `convert` holds what the conversion worker threads share with the server (converters, errors),
- * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * `convert` holds what the conversion processes share with the server (converters, errors),
+ * so a conversion process does not load the whole toolkit; everything else the entries share is `toolkit`.
  * The worker's own module stays in its entry: its top level redirects stdout, which must never run
  * in a server process.
  */

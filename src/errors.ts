@@ -199,19 +199,25 @@ export class DocumentReadError extends ToolkitError {
   }
 }
 
-/** Which limit stopped a conversion: wall time (ms), worker heap (MiB) or converted output (characters). */
-export type ConversionLimit = 'time' | 'heap' | 'output';
+/**
+ * Which limit stopped a conversion: wall time (ms), worker heap (MiB), converted output (characters) or
+ * the inflated size of an archive such as a DOCX (bytes).
+ */
+export type ConversionLimit = 'time' | 'heap' | 'output' | 'inflated';
 
 const LIMIT_WORDS: Record<ConversionLimit, (value: number) => string> = {
   time: (value) => `it ran past the time limit of ${value.toLocaleString('en-US')} ms`,
   heap: (value) => `it ran out of the converter's heap limit of ${value.toLocaleString('en-US')} MiB`,
   output: (value) => `its text passed the output limit of ${value.toLocaleString('en-US')} characters`,
+  inflated: (value) =>
+    `its archive inflates past the limit of ${value.toLocaleString('en-US')} bytes ` +
+    `(${(value / 1048576).toLocaleString('en-US', { maximumFractionDigits: 1 })} MiB)`,
 };
 
 /**
  * Thrown on a read (and by a converter that stops early) when converting a file went over a limit
  * (code `CONVERSION_LIMIT`): `limit` says which, `value` is the configured limit (ms for `time`, MiB for
- * `heap`, characters for `output`). The message names the limit, the file and the value. The document
+ * `heap`, characters for `output`, bytes for `inflated`). The message names the limit, the file and the value. The document
  * store remembers it: the same unchanged file is not converted again until it changes on disk.
  */
 export class ConversionLimitError extends DocumentReadError {

@@ -89,7 +89,13 @@ export { RANGE_META_KEY, type ReadRangeMeta } from './documents/read-window.js';
 
 export { createDocumentTools } from './document-tools/document-tools.js';
 export type { DocumentToolsOptions } from './document-tools/document-tools.js';
-export type { DocumentStoreOptions, DocumentChangeEvent, DocumentChangeListener } from './documents/document-store.js';
+export type {
+  DocumentStoreOptions,
+  DocumentChangeEvent,
+  DocumentChangeListener,
+  DocumentSkipListener,
+  SkippedDocument,
+} from './documents/document-store.js';
 export {
   DocumentSearchIndex,
   type DocumentSearchIndexOptions,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { quote as shellQuote } from 'shell-quote';
+import type { SkippedDocument } from '../documents/document-types.js';
 
 /** What the CLI serves, summarized for the startup banner. */
 export interface ServeSummary {
@@ -12,8 +13,21 @@ export interface ServeSummary {
   settingsUrl?: string;
   /** Where the disabled tools are kept, when in a file. */
   stateFile?: string;
-  /** One line naming files the scan left out (e.g. over the size limit), when any were. */
-  skipped?: string;
+  /** Files the folder scan left out for their size. */
+  skipped?: readonly SkippedDocument[];
+}
+
+const SKIPPED_NAMED = 10;
+
+/** `skipped 1 file over 20 MiB: huge.txt (...)`, or undefined when nothing was left out. */
+export function skippedLine(skipped: readonly SkippedDocument[] | undefined): string | undefined {
+  if (!skipped?.length) return undefined;
+  const limit = Math.max(...skipped.map((file) => file.maxFileSizeBytes)) / (1024 * 1024);
+  const names = skipped.slice(0, SKIPPED_NAMED).map((file) => file.name);
+  if (skipped.length > SKIPPED_NAMED) names.push(`and ${skipped.length - SKIPPED_NAMED} more`);
+  const files = skipped.length === 1 ? '1 file' : `${skipped.length} files`;
+  const mib = limit.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  return `  skipped ${files} over ${mib} MiB: ${names.join(', ')} (raise the limit with --max-file-size <mib>)`;
 }
 
 // Words made only of these characters mean the same to every POSIX shell unquoted; left bare, URLs stay readable.
@@ -50,7 +64,8 @@ export function connectHelp(summary: ServeSummary, cliPath: string): string {
     `mcp-toolkit: serving ${summary.resourceCount} document(s) from ${summary.folder}`,
     `  tools: ${summary.toolNames.join(', ')}`,
   ];
-  if (summary.skipped) lines.push(`  ${summary.skipped}`);
+  const skipped = skippedLine(summary.skipped);
+  if (skipped) lines.push(skipped);
   if (summary.stateFile) lines.push(`  tool state file: ${summary.stateFile}`);
   if (summary.settingsUrl) lines.push(`  settings page (keep this URL private): ${summary.settingsUrl}`);
   const stdioArgs = [path.resolve(cliPath), 'serve', '--stdio', summary.folder];

@@ -51,7 +51,8 @@ export interface ServeHttpOptions extends ServeOptions {
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
 function documentStore(options: ServeOptions): DocumentStore {
-  return new DocumentStore({ ...options.limits, watch: options.watch !== false });
+  const { listPageSize: _tools, ...store } = options.limits ?? {};
+  return new DocumentStore({ ...store, watch: options.watch !== false });
 }
 
 /**
@@ -96,11 +97,12 @@ function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<Serv
         'dot-folders and node_modules are never served)\n',
     );
   }
-  server.registerTool(createDocumentTools(server.documents));
+  server.registerTool(createDocumentTools(server.documents, { listPageSize: options.limits?.listPageSize }));
   return {
     folder: options.folder,
     toolNames: server.getToolStates().map(({ tool }) => tool.name),
     resourceCount: resources.length,
+    skipped: server.documents.skipped(),
   };
 }
 

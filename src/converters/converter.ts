@@ -28,6 +28,13 @@ export interface ConverterInput {
    * final length anyway.
    */
   maxOutputChars?: number;
+  /**
+   * Optional cap on the bytes an archive-based format (DOCX, and any zip a converter opens) may inflate
+   * to. A converter that unzips should check the sizes the central directory declares before inflating and
+   * count the bytes while inflating, and reject with `ConversionLimitError('inflated', path, limit)` once
+   * past it (see `src/converters/zip-limits.ts`).
+   */
+  maxInflatedBytes?: number;
 }
 
 /**
@@ -37,10 +44,10 @@ export interface ConverterInput {
 export const BUILTIN_CONVERTERS_MODULE = 'mcp-toolkit:built-in-converters';
 
 /**
- * Where a worker thread finds an equivalent of a converter: an ES module (file URL or absolute path)
+ * Where a conversion process finds an equivalent of a converter: an ES module (file URL or absolute path)
  * exporting, under `exportName`, a class whose no-argument constructor builds the same converter.
- * Converters with a `worker` spec run in the document store's worker pool, under its time, heap and
- * output limits; those without run on the calling thread. A module given as a `.ts` file (sources run by
+ * Converters with a `worker` spec run in the document store's pool of conversion processes, under its
+ * time, heap, output and inflated-size limits; those without run on the calling thread. A module given as a `.ts` file (sources run by
  * vitest) is replaced by its built twin under `dist/` (see `src/converters/pool/worker-module.ts`).
  */
 export interface ConverterWorkerSpec {

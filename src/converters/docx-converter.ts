@@ -9,6 +9,7 @@ import {
   type ConverterWorkerSpec,
 } from './converter.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
+import { DEFAULT_MAX_INFLATED_BYTES, assertZipWithinLimit } from './zip-limits.js';
 
 /** MIME type of a Word 2007+ document. */
 export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -18,17 +19,20 @@ export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wor
  * `[image: alt text]` (their bytes are not inlined). Output: `{ kind: 'text', mimeType: 'text/markdown' }`.
  *
  * Rejects with `Error("not a valid DOCX file: ...")` when the bytes are not a readable Word document
- * (not a zip, or a zip without `word/document.xml`). Legacy `.doc` files are not supported.
+ * (not a zip, or a zip without `word/document.xml`), and with `ConversionLimitError('inflated')` when
+ * the archive declares or inflates to more than `input.maxInflatedBytes` (default 100 MiB), before
+ * mammoth inflates it. Legacy `.doc` files are not supported.
  */
 export class DocxConverter implements Converter {
   readonly name = 'docx';
   readonly mimeTypes: readonly string[] = [DOCX_MIME_TYPE];
   readonly extensions: readonly string[] = ['docx'];
   readonly outputMimeType = 'text/markdown';
-  /** mammoth unzips and parses XML from the file: run in the worker pool. */
+  /** mammoth unzips and parses XML from the file: run in a conversion process. */
   readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'DocxConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
+    await assertZipWithinLimit(input.bytes, input.path, input.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
     // Loaded on first use, like pdf.js: most servers never read a DOCX.
     const { default: mammoth } = await import('mammoth');
     let html: string;

@@ -20,7 +20,7 @@ export class HtmlConverter implements Converter {
   readonly name = 'html';
   readonly mimeTypes: readonly string[] = ['text/html', 'application/xhtml+xml'];
   readonly outputMimeType = 'text/markdown';
-  /** turndown parses arbitrary markup (deep nesting, huge tables): run in the worker pool. */
+  /** turndown parses arbitrary markup (deep nesting, huge tables): run in a conversion process. */
   readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'HtmlConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {

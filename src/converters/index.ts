@@ -6,6 +6,7 @@ export {
   ConversionPool,
   DEFAULT_CONVERSION_HEAP_MB,
   DEFAULT_CONVERSION_TIMEOUT_MS,
+  DEFAULT_MAX_INFLATED_BYTES,
   DEFAULT_MAX_OUTPUT_CHARS,
   type ConversionPoolOptions,
 } from './pool/conversion-pool.js';

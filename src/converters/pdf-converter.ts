@@ -39,7 +39,7 @@ export class PdfConverter implements Converter {
   readonly mimeTypes: readonly string[] = ['application/pdf'];
   readonly extensions: readonly string[] = ['pdf'];
   readonly outputMimeType = 'text/plain';
-  /** pdf.js parses untrusted structure and may inflate huge streams: run in the worker pool. */
+  /** pdf.js parses untrusted structure and may inflate huge streams: run in a conversion process. */
   readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'PdfConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {

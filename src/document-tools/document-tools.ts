@@ -1,7 +1,7 @@
 import type { DocumentStoreView } from '../documents/document-store.js';
 import { DocumentSearchIndex } from '../documents/search-index.js';
-import { defineTool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
+import { createListDocumentsTool, DEFAULT_LIST_PAGE_SIZE } from './list-documents-tool.js';
 import { createReadDocumentTool } from './read-document-tool.js';
 import { createSearchDocumentsTool } from './search-documents-tool.js';
 
@@ -9,38 +9,28 @@ import { createSearchDocumentsTool } from './search-documents-tool.js';
 export interface DocumentToolsOptions {
   /** The index `search_documents` uses (default: a new `DocumentSearchIndex(documents)`, built on the first search). */
   searchIndex?: DocumentSearchIndex;
+  /**
+   * Most documents one `list_documents` call returns (default 100); the rest come page by page through
+   * `nextCursor`. A page also ends before its entries pass 50,000 characters.
+   */
+  listPageSize?: number;
 }
 
 /**
  * The built-in document tool package, for clients that use tools but not resources:
- * - `list_documents`: every registered document (uri, name, mimeType, size);
+ * - `list_documents({ cursor?, limit? })`: the registered documents (uri, name, mimeType, size), a page of
+ *   `listPageSize` (default 100) at a time, with the total and a `nextCursor`;
  * - `read_document({ uri, page?, offset?, length? })`: the document's content (text, or an embedded blob
  *   resource), or one page / a window of characters of a long text;
  * - `search_documents({ query, limit? })`: full-text search over the documents' converted text, with
  *   ranked matches, snippets and PDF pages.
  * All read the live store, so documents registered later (or added to a watched folder) are included.
+ * @throws RangeError when `options.listPageSize` is below 1
  */
 export function createDocumentTools(documents: DocumentStoreView, options: DocumentToolsOptions = {}): ToolPackage {
-  const listDocuments = defineTool({
-    name: 'list_documents',
-    title: 'List documents',
-    description: 'Lists the documents this server exposes, with the URI to pass to read_document.',
-    annotations: { readOnlyHint: true, openWorldHint: false },
-    execute: () => {
-      const docs = documents.list().map(({ uri, name, title, description, mimeType, size }) => ({
-        uri,
-        name,
-        title,
-        description,
-        mimeType,
-        size,
-      }));
-      return {
-        content: [{ type: 'text', text: JSON.stringify(docs, null, 2) }],
-        structuredContent: { documents: docs },
-      };
-    },
-  });
+  const pageSize = Math.floor(options.listPageSize ?? DEFAULT_LIST_PAGE_SIZE);
+  if (!(pageSize >= 1)) throw new RangeError(`listPageSize must be at least 1, got ${options.listPageSize}`);
+  const listDocuments = createListDocumentsTool(documents, pageSize);
   const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents);
   return new ToolPackage([listDocuments, createReadDocumentTool(documents), createSearchDocumentsTool(searchIndex)], {
     name: 'documents',

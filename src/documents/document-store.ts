@@ -24,11 +24,13 @@ import type {
   DocumentChangeListener,
   DocumentReadContents,
   DocumentResource,
+  DocumentSkipListener,
   DocumentUriGuard,
+  SkippedDocument,
   StoredDocument,
 } from './document-types.js';
 import { DocumentWatcher } from './document-watcher.js';
-import { scanFolder, type ScanOptions } from './folder-scan.js';
+import { scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
 import { DEFAULT_MAX_READ_CHARS, parseCharFragment, windowContents } from './read-window.js';
 
@@ -37,7 +39,9 @@ export type {
   DocumentChangeListener,
   DocumentReadContents,
   DocumentResource,
+  DocumentSkipListener,
   DocumentUriGuard,
+  SkippedDocument,
 } from './document-types.js';
 
 /**
@@ -47,7 +51,17 @@ export type {
  */
 export type DocumentStoreView = Pick<
   DocumentStore,
-  'converters' | 'maxFileSizeBytes' | 'maxReadChars' | 'list' | 'get' | 'read' | 'readFull' | 'onChange' | 'watchReady'
+  | 'converters'
+  | 'maxFileSizeBytes'
+  | 'maxReadChars'
+  | 'list'
+  | 'get'
+  | 'read'
+  | 'readFull'
+  | 'onChange'
+  | 'watchReady'
+  | 'skipped'
+  | 'onSkip'
 >;
 
 /** Default per-file read limit: 20 MiB. */
@@ -63,7 +77,10 @@ export const DEFAULT_WATCH_MAX_WAIT_MS = 1000;
 export interface DocumentStoreOptions {
   /** Converters used for reads (default: `createDefaultConverters()`). Add custom ones before registering documents. */
   converters?: ConverterRegistry;
-  /** Reads of larger files fail with `RESOURCE_TOO_LARGE`; folder scans skip them (bytes, default 20 MiB). */
+  /**
+   * Reads of larger files fail with `RESOURCE_TOO_LARGE`; folder scans leave them out and report each
+   * once (see {@link DocumentStore.onSkip}) (bytes, default 20 MiB).
+   */
   maxFileSizeBytes?: number;
   /** Budget of the LRU cache of converted content (bytes, default 64 MiB; 0 disables it). */
   cacheMaxBytes?: number;
@@ -83,11 +100,23 @@ export interface DocumentStoreOptions {
   maxReadChars?: number;
   /** Wall time of one conversion in ms (default 30,000); over it the worker is terminated: `CONVERSION_LIMIT` `time`. */
   conversionTimeoutMs?: number;
-  /** Heap of each conversion worker in MiB (`resourceLimits.maxOldGenerationSizeMb`, default 512): `heap`. */
+  /**
+   * Heap of each conversion process in MiB (`--max-old-space-size`, default 512): `heap`. A conversion
+   * that exhausts it ends its own process, never the server's.
+   */
   conversionHeapMb?: number;
-  /** Most characters a conversion may produce (default 10,000,000): `output`. */
+  /**
+   * Most characters a conversion may produce beyond its file's size in bytes (default 10,000,000):
+   * `output`. A conversion may always produce as many characters as its file has bytes, so every file the
+   * `maxFileSizeBytes` limit admits stays readable (a 19 MiB text file reads in parts).
+   */
   maxOutputChars?: number;
-  /** Conversion worker threads (default 2, 1 on a machine with 1 or 2 cores). */
+  /**
+   * Most bytes an archive (DOCX) may inflate to, declared or actual (default 100 MiB): `inflated`. A
+   * decompression bomb is refused before it is inflated.
+   */
+  maxInflatedBytes?: number;
+  /** Conversion processes running at once (default 2, 1 on a machine with 1 or 2 cores). */
   conversionThreads?: number;
 }
 
@@ -102,6 +131,7 @@ const STORE_OPTION_KEYS = optionKeys<DocumentStoreOptions>()([
   'conversionTimeoutMs',
   'conversionHeapMb',
   'maxOutputChars',
+  'maxInflatedBytes',
   'conversionThreads',
 ]);
 
@@ -122,12 +152,15 @@ export class DocumentStore {
   readonly maxFileSizeBytes: number;
   /** Most characters of text one {@link read} returns. */
   readonly maxReadChars: number;
-  /** Runs the converters under the conversion limits (worker threads for PDF, DOCX, HTML). */
+  /** Runs the converters under the conversion limits (child processes for PDF, DOCX, HTML). */
   readonly conversions: ConversionPool;
   readonly #docs = new Map<string, StoredDocument>();
   readonly #folders = new Map<string, FolderRegistration>();
   readonly #listeners = new Set<DocumentChangeListener>();
   readonly #guards = new Set<DocumentUriGuard>();
+  readonly #skipListeners = new Set<DocumentSkipListener>();
+  /** Files left out for their size, by path: each is reported once, until it is admitted or gone. */
+  readonly #skipped = new Map<string, SkippedDocument>();
   readonly #read: ReadContext;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
@@ -147,6 +180,7 @@ export class DocumentStore {
       timeoutMs: options.conversionTimeoutMs,
       heapMb: options.conversionHeapMb,
       maxOutputChars: options.maxOutputChars,
+      maxInflatedBytes: options.maxInflatedBytes,
     });
     this.#read = {
       converters: this.converters,
@@ -279,6 +313,25 @@ export class DocumentStore {
   }
 
   /**
+   * The files folder scans leave out for their size (over `maxFileSizeBytes`, the folder's or the
+   * store's), sorted by path. An entry stays while the file is still too large; it goes once the file
+   * shrinks under the limit (and is registered), is removed, or its folder is rescanned without it.
+   */
+  skipped(): SkippedDocument[] {
+    return [...this.#skipped.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * Subscribes to files left out for their size: the listener hears each such file once, when a scan
+   * (registration or a watcher's rescan) first finds it too large. Returns the unsubscribe function.
+   * Listeners run synchronously; their exceptions are ignored.
+   */
+  onSkip(listener: DocumentSkipListener): () => void {
+    this.#skipListeners.add(listener);
+    return () => this.#skipListeners.delete(listener);
+  }
+
+  /**
    * Adds a check every new URI must pass (the server's URI resolver uses it so a file never
    * shadows, or is shadowed by, another kind of resource). `registerDocument` / `registerFolder`
    * throw the guard's error and register nothing; a file the watcher finds later is left out
@@ -301,6 +354,7 @@ export class DocumentStore {
    */
   async close(): Promise<void> {
     this.#listeners.clear();
+    this.#skipListeners.clear();
     this.#read.cache.clear();
     this.#read.failures.clear();
     await Promise.all([this.#watcher?.close(), this.conversions.close()]);
@@ -340,9 +394,30 @@ export class DocumentStore {
     const { config, scan } = registration;
     const shared = { title: config.title, description: config.description, mimeType: config.mimeType };
     const folder = { root, followSymlinks: scan.followSymlinks };
-    return scanFolder(root, scan).map((file) =>
+    const { files, tooLarge } = scanFolder(root, scan);
+    this.#noteSkipped(root, tooLarge, scan.maxFileSizeBytes);
+    return files.map((file) =>
       makeStoredDocument({ ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder }, this.converters),
     );
+  }
+
+  /** Replaces the folder's too-large files with this scan's, telling skip listeners about new ones. */
+  #noteSkipped(root: string, tooLarge: readonly ScannedFile[], maxFileSizeBytes: number): void {
+    const now = new Set(tooLarge.map((file) => file.path));
+    for (const [file, skipped] of this.#skipped)
+      if (skipped.root === root && !now.has(file)) this.#skipped.delete(file);
+    for (const file of tooLarge) {
+      if (this.#skipped.has(file.path)) continue;
+      const skipped: SkippedDocument = Object.freeze({ ...file, root, maxFileSizeBytes });
+      this.#skipped.set(file.path, skipped);
+      for (const listener of [...this.#skipListeners]) {
+        try {
+          listener(skipped);
+        } catch {
+          // A failing listener must not break a scan.
+        }
+      }
+    }
   }
 
   /** Adds or replaces entries (by URI) and emits one `list_changed`. */
@@ -389,7 +464,9 @@ export class DocumentStore {
     if (registration === undefined) return;
     let fresh: StoredDocument[];
     try {
-      fresh = statOrUndefined(root)?.isDirectory() ? this.#scan(root, registration) : [];
+      const present = statOrUndefined(root)?.isDirectory() === true;
+      fresh = present ? this.#scan(root, registration) : [];
+      if (!present) this.#noteSkipped(root, [], 0);
     } catch {
       return;
     }

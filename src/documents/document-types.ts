@@ -53,3 +53,23 @@ export interface DocumentUriGuard {
   /** A file the watcher found under a folder was left out because `check` refused it. */
   skipped?(uri: string, error: Error): void;
 }
+
+/**
+ * A file a folder scan left out because it is larger than the size limit (`maxFileSizeBytes`). Reported
+ * once to `DocumentStore.onSkip` listeners, and listed by `DocumentStore.skipped()` while it stays so.
+ */
+export interface SkippedDocument {
+  /** Absolute path on disk. */
+  path: string;
+  /** Path relative to the folder root, `/` separators (what its resource name would have been). */
+  name: string;
+  /** The folder root it was found under. */
+  root: string;
+  /** Size in bytes at scan time. */
+  size: number;
+  /** The limit it is over, in bytes. */
+  maxFileSizeBytes: number;
+}
+
+/** Listener passed to `DocumentStore.onSkip`. */
+export type DocumentSkipListener = (skipped: SkippedDocument) => void;

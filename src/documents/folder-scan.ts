@@ -23,7 +23,7 @@ export interface ScanOptions {
   ignore: readonly string[];
   /** Follow links leaving the root and descend into symlinked folders. */
   followSymlinks: boolean;
-  /** Files larger than this (bytes) are skipped. */
+  /** Files larger than this (bytes) are skipped (and listed in {@link FolderScan.tooLarge}). */
   maxFileSizeBytes: number;
 }
 
@@ -35,6 +35,14 @@ export interface ScannedFile {
   name: string;
   /** Size in bytes at scan time. */
   size: number;
+}
+
+/** What {@link scanFolder} found: the files to register, and those the size limit leaves out. */
+export interface FolderScan {
+  /** Files that pass the policy, sorted by name. */
+  files: ScannedFile[];
+  /** Files that pass every rule but the size limit, sorted by name. */
+  tooLarge: ScannedFile[];
 }
 
 /** The entries of one folder, or none when it cannot be read (permissions, removed meanwhile). */
@@ -60,21 +68,26 @@ function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: strin
 }
 
 /**
- * Lists the files under `root` (an existing directory) that pass the policy, sorted by name.
+ * Lists the files under `root` (an existing directory) that pass the policy, sorted by name, and apart
+ * those that pass every rule but the size limit (so that the caller can say which files it left out).
  *
  * Symlinks: a link to a file is kept when its target resolves inside the root, or always with
  * `followSymlinks`; links to folders are descended into only with `followSymlinks` (each real folder once,
  * so link cycles end). Broken links and unreadable entries are skipped. Reads no file content.
  */
-export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
+export function scanFolder(root: string, options: ScanOptions): FolderScan {
   const rootReal = fs.realpathSync(root);
   const matcher = options.ignore.length > 0 ? loadPicomatch()([...options.ignore], { dot: true }) : undefined;
   const visited = new Set([rootReal]);
   const found: ScannedFile[] = [];
+  const tooLarge: ScannedFile[] = [];
   const accept = (name: string, size: number): void => {
-    if (size <= options.maxFileSizeBytes && hasAllowedExtension(name, options.extensions)) {
-      found.push({ path: path.join(root, ...name.split('/')), name, size });
-    }
+    if (!hasAllowedExtension(name, options.extensions)) return;
+    (size <= options.maxFileSizeBytes ? found : tooLarge).push({
+      path: path.join(root, ...name.split('/')),
+      name,
+      size,
+    });
   };
   const walk = (dir: string, prefix: string): void => {
     for (const entry of entriesOf(dir)) {
@@ -109,5 +122,6 @@ export function scanFolder(root: string, options: ScanOptions): ScannedFile[] {
     }
   };
   walk(root, '');
-  return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = (a: ScannedFile, b: ScannedFile) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return { files: found.sort(byName), tooLarge: tooLarge.sort(byName) };
 }

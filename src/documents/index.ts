@@ -8,7 +8,9 @@ export {
   DocumentStore,
   type DocumentChangeEvent,
   type DocumentChangeListener,
+  type DocumentSkipListener,
   type DocumentReadContents,
   type DocumentResource,
   type DocumentStoreOptions,
+  type SkippedDocument,
 } from './document-store.js';

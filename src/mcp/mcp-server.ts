@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { type McpRequestContext, type Server, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
-import { DocumentStore, type DocumentResource, type DocumentStoreView } from '../documents/document-store.js';
+import {
+  DocumentStore,
+  type DocumentResource,
+  type DocumentStoreView,
+  type SkippedDocument,
+} from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
 import { requestStateCodec } from './server/request-state.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
@@ -143,6 +148,14 @@ export abstract class BaseMcpServer {
     this.logger = options.logger ?? createDefaultLogger();
     this.#store = options.documents ?? new DocumentStore();
     this.#uris = new UriResolver(this.#resources, this.#store, this.logger);
+    // A file a folder scan leaves out for its size is named once in the log, never dropped silently.
+    const leftOut = (file: SkippedDocument) =>
+      this.logger.warn(
+        { file: file.path, size: file.size, maxFileSizeBytes: file.maxFileSizeBytes },
+        `left out ${file.name}: ${file.size} bytes, over the ${file.maxFileSizeBytes}-byte file size limit (maxFileSizeBytes)`,
+      );
+    for (const file of this.#store.skipped()) leftOut(file);
+    this.#store.onSkip(leftOut);
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
     this.documents = readOnlyView<DocumentStoreView>(this.#store, DOCUMENTS_VIEW);
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);

@@ -40,9 +40,9 @@ describe('built-in tool schemas as strict function-calling clients read them', (
           });
         }
       }
-      expect(tools.find((tool) => tool.name === 'list_documents')?.inputSchema).toEqual({
+      expect(tools.find((tool) => tool.name === 'list_documents')?.inputSchema).toMatchObject({
         type: 'object',
-        properties: {},
+        properties: { cursor: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: 100 } },
         additionalProperties: false,
       });
     },

@@ -8,23 +8,13 @@ import fs from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConversionLimitError } from '../../src/errors.js';
-import { EchoConverter, HeapHogConverter, SpinConverter } from '../fixtures/hostile-converters.mjs';
+import { DoublingConverter, EchoConverter, HeapHogConverter, SpinConverter } from '../fixtures/hostile-converters.mjs';
 import { makeBombPdf, makePdf, writeFile } from '../fixtures/document-builders.js';
-import { useDocumentStore } from './store-harness.js';
+import { failure, useDocumentStore } from './store-harness.js';
 
 const HOSTILE = 'application/x-hostile';
 const ECHO = 'application/x-echo';
-
-/** The error a read rejects with, and how long it took (ms). */
-async function failure(read: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
-  const start = performance.now();
-  try {
-    await read;
-  } catch (error) {
-    return { error, ms: performance.now() - start };
-  }
-  throw new Error('the read was expected to fail');
-}
+const DOUBLING = 'application/x-doubling';
 
 describe('conversion limits: wall time', () => {
   // Counted from when a worker takes the conversion, worker start-up included: leave room for a slow machine.
@@ -73,21 +63,28 @@ describe('conversion limits: worker heap', () => {
 describe('conversion limits: output size', () => {
   const h = useDocumentStore({ maxOutputChars: 1000, conversionThreads: 1 });
 
-  it('converts a file just under the limit, refuses one just over, and retries once the file changes', async () => {
-    h.store.converters.register(new EchoConverter());
-    const file = await writeFile(h.dir, 'echo.bin', 'a'.repeat(1000));
-    const { uri } = h.store.registerDocument({ path: file, mimeType: ECHO });
+  it('converts a text just under the limit, refuses one just over, and retries once the file changes', async () => {
+    h.store.converters.register(new DoublingConverter());
+    const file = await writeFile(h.dir, 'double.bin', 'a'.repeat(500));
+    const { uri } = h.store.registerDocument({ path: file, mimeType: DOUBLING });
     const [exact] = await h.store.read(uri);
     expect(exact && 'text' in exact && exact.text.length).toBe(1000);
 
-    await fs.writeFile(file, 'a'.repeat(1001));
+    await fs.writeFile(file, 'a'.repeat(501));
     const { error } = await failure(h.store.read(uri));
     expect((error as ConversionLimitError).limit).toBe('output');
     expect((error as Error).message).toContain('output limit of 1,000 characters');
 
-    await fs.writeFile(file, 'b'.repeat(999)); // changed on disk: tried again
+    await fs.writeFile(file, 'b'.repeat(499)); // changed on disk: tried again
     const [after] = await h.store.read(uri);
-    expect(after && 'text' in after && after.text).toBe('b'.repeat(999));
+    expect(after && 'text' in after && after.text).toBe('b'.repeat(998));
+  });
+
+  it('never refuses a conversion for producing as many characters as its file has bytes', async () => {
+    h.store.converters.register(new EchoConverter());
+    const file = await writeFile(h.dir, 'echo.bin', 'e'.repeat(5000));
+    const [content] = await h.store.readFull(h.store.registerDocument({ path: file, mimeType: ECHO }).uri);
+    expect(content && 'text' in content && content.text.length).toBe(5000);
   });
 });
 

@@ -1,27 +1,43 @@
 /**
- * `stop()` closes the conversion pool (#10): a child process whose server is stopped while a worker thread
- * spins on a conversion exits on its own (nothing keeps the event loop alive), and the read in flight is
- * answered with an error rather than left hanging. Uses the built dist/ (npm test builds first).
+ * `stop()` closes the conversion pool (#10): a child process whose server is stopped while a conversion
+ * process spins on a conversion exits on its own (nothing keeps the event loop alive), and the read in
+ * flight is answered with an error rather than left hanging. An idle conversion process does not keep a
+ * process alive either, even when the store is never closed. Uses the built dist/ (npm test builds first).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const CHILD = fileURLToPath(new URL('../fixtures/stop-during-conversion.mjs', import.meta.url));
+const IDLE = fileURLToPath(new URL('../fixtures/idle-conversion-exit.mjs', import.meta.url));
+
+/** Runs a fixture; its exit code and signal, stdout, stderr and how long it ran (ms). */
+async function run(fixture: string) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
+  );
+  clearTimeout(killer);
+  return { code, signal, out, err, ms: performance.now() - started };
+}
 
 describe('stop() and the conversion pool', () => {
   it('lets the process exit while a conversion was running', async () => {
-    const child = spawn(process.execPath, [CHILD], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.once('exit', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
-    );
-    clearTimeout(killer);
+    const { code, signal, out, err } = await run(CHILD);
     expect({ code, signal }, err).toEqual({ code: 0, signal: null });
     expect(out).toMatch(/^stopped; the read answered: .*the conversion pool is closed/);
+  }, 30_000);
+
+  it('lets the process exit with an idle conversion process and the store never closed', async () => {
+    const { code, signal, out, err, ms } = await run(IDLE);
+    expect({ code, signal }, err).toEqual({ code: 0, signal: null });
+    expect(out).toBe('# Converted elsewhere\n');
+    expect(ms).toBeLessThan(15_000); // the idle process is ended after 30 s: exiting sooner proves it is unref'd
   }, 30_000);
 });

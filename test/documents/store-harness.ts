@@ -28,3 +28,14 @@ export function useDocumentStore(options?: DocumentStoreOptions): StoreHarness {
   });
   return harness;
 }
+
+/** The error `read` rejects with (it must reject), and how long it took (ms). */
+export async function failure(read: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const start = performance.now();
+  try {
+    await read;
+  } catch (error) {
+    return { error, ms: performance.now() - start };
+  }
+  throw new Error('the read was expected to fail');
+}

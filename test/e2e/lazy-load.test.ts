@@ -14,7 +14,8 @@ const LAZY = [
   'mime-types',
   'turndown',
   'picomatch',
-  'piscina',
+  'jszip',
+  'fflate',
   'redis',
 ];
 

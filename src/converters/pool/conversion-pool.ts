@@ -1,14 +1,16 @@
 /**
- * Runs converters under limits: those with a `worker` spec in a small pool of worker threads (piscina),
- * the others on the calling thread. A conversion over its wall time or heap is stopped by terminating its
- * worker (piscina replaces it); one over the output size is stopped by the converter or rejected after.
+ * Runs converters under limits: those with a `worker` spec in a small pool of child processes, the others
+ * on the calling thread. A conversion over its wall time is stopped by killing its process; one over its
+ * heap ends its own process (never the server); one over the output or inflated size is stopped by the
+ * converter or rejected after. A dead process is replaced by a new one on the next conversion.
  */
-import type { Piscina } from 'piscina';
 import { ConversionLimitError } from '../../errors.js';
 import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
+import { ConversionProcess, ConversionProcessDied } from './conversion-process.js';
 import type { ConversionReply, ConversionTask } from './conversion-worker.js';
 import { runnableModuleUrl, workerEntryUrl } from './worker-module.js';
 import { nodeOs } from '../../lazy-module.js';
+import { DEFAULT_MAX_INFLATED_BYTES } from '../zip-limits.js';
 
 /** Default wall time of one conversion: 30 s. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
@@ -16,18 +18,29 @@ export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONVERSION_HEAP_MB = 512;
 /** Default maximum converted text: 10,000,000 characters (about 20 MB in memory). */
 export const DEFAULT_MAX_OUTPUT_CHARS = 10_000_000;
+export { DEFAULT_MAX_INFLATED_BYTES };
 
 /** Limits and size of a {@link ConversionPool}. */
 export interface ConversionPoolOptions {
-  /** Worker threads at most (default: 2, or 1 on a machine with 1 or 2 cores). Further conversions wait their turn. */
+  /** Conversion processes at most (default: 2, or 1 on a machine with 1 or 2 cores). Further conversions wait their turn. */
   threads?: number;
   /** Wall time of one conversion in ms, counted from when a worker takes it (default 30,000). */
   timeoutMs?: number;
-  /** Old-generation heap of each worker in MiB (`resourceLimits.maxOldGenerationSizeMb`, default 512). */
+  /** Old-generation heap of each conversion process in MiB (`--max-old-space-size`, default 512). */
   heapMb?: number;
-  /** Maximum converted text in characters (default 10,000,000); applies to inline converters too. */
+  /**
+   * Maximum converted text in characters (default 10,000,000); applies to inline converters too. A
+   * conversion may always produce as many characters as its file has bytes: the limit stops expansion
+   * (a small file that converts to a huge text), never a file the file-size limit admits.
+   */
   maxOutputChars?: number;
-  /** An idle worker exits after this many ms (default 30,000); the next conversion starts a new one. */
+  /**
+   * Most bytes an archive may inflate to, checked on the sizes its central directory declares and on
+   * the bytes actually inflated (default 100 MiB): `inflated`. Passed to converters as
+   * `ConverterInput.maxInflatedBytes`; the DOCX converter enforces it.
+   */
+  maxInflatedBytes?: number;
+  /** An idle process exits after this many ms (default 30,000); the next conversion starts a new one. */
   idleTimeoutMs?: number;
 }
 
@@ -37,128 +50,163 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-/** A transferable copy-free view of `bytes` when it owns its whole buffer, else a copy. */
-function transferable(bytes: Uint8Array): Uint8Array {
-  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-  return whole && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
+/** An idle conversion process and the timer that ends it. */
+interface IdleProcess {
+  process: ConversionProcess;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 /**
- * Converts files under wall-time, heap and output limits, off the main thread for every converter with a
- * `worker` spec (PDF, DOCX, HTML among the built-ins). Threads start on first use and exit when idle, so
- * a pool that is never used costs nothing; {@link close} ends them all.
- *
- * Why piscina: maintained (Node.js org members), per-task `AbortSignal` that terminates the busy worker
- * and starts a replacement, `resourceLimits` per worker, idle timeout, and unref'd idle workers.
+ * Converts files under wall-time, heap, output and inflated-size limits, in child processes for every
+ * converter with a `worker` spec (PDF, DOCX, HTML among the built-ins). Processes start on first use and
+ * exit when idle, so a pool that is never used costs nothing; {@link close} ends them all. Whatever a
+ * conversion does (loop, exhaust its heap, crash), it ends only its own process: the server's memory and
+ * life are its own (see `conversion-process.ts` for why processes rather than worker threads).
  */
 export class ConversionPool {
   readonly threads: number;
   readonly timeoutMs: number;
   readonly heapMb: number;
   readonly maxOutputChars: number;
+  readonly maxInflatedBytes: number;
   readonly idleTimeoutMs: number;
-  #piscina: Piscina | undefined;
+  readonly #idle: IdleProcess[] = [];
+  readonly #busy = new Set<ConversionProcess>();
+  #closed = 0;
   #running = 0;
   readonly #waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
 
   /** @throws RangeError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
     const cores = nodeOs().availableParallelism();
-    // Leave a core to the event loop: 1 thread on 1-2 cores, 2 from 3 cores.
+    // Leave a core to the event loop: 1 process on 1-2 cores, 2 from 3 cores.
     this.threads = Math.floor(positive(options.threads, cores > 2 ? 2 : 1, 'threads'));
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_CONVERSION_TIMEOUT_MS, 'timeoutMs');
     this.heapMb = positive(options.heapMb, DEFAULT_CONVERSION_HEAP_MB, 'heapMb');
     this.maxOutputChars = Math.floor(positive(options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS, 'maxOutputChars'));
+    this.maxInflatedBytes = Math.floor(
+      positive(options.maxInflatedBytes, DEFAULT_MAX_INFLATED_BYTES, 'maxInflatedBytes'),
+    );
     this.idleTimeoutMs = positive(options.idleTimeoutMs, 30_000, 'idleTimeoutMs');
   }
 
   /**
-   * Converts one file: in a worker when the converter has a `worker` spec, else inline (no time or heap
-   * limit can stop inline code; the output limit is checked after). `input.bytes` may be detached after
-   * the call (transferred to the worker).
-   * @throws ConversionLimitError `time`, `heap` or `output` (message names the limit, the file and the value)
-   * @throws Error the converter's own failure (its message), or "the conversion pool is closed"
+   * Converts one file: in a child process when the converter has a `worker` spec, else inline (no time
+   * or heap limit can stop inline code; the output limit is checked after). The output limit is
+   * `max(maxOutputChars, input.bytes.length)`: converting never has to shrink a file.
+   * @throws ConversionLimitError `time`, `heap`, `output` or `inflated` (message names the limit, the file and the value)
+   * @throws Error the converter's own failure (its message), "the conversion pool is closed", or
+   *   "the conversion process ended unexpectedly (...)" when it crashed for another reason than its heap
    */
   async convert(converter: Converter, input: ConverterInput): Promise<ConvertedContent> {
+    const maxOutputChars = Math.max(this.maxOutputChars, input.bytes.length);
+    const limits = { maxOutputChars, maxInflatedBytes: this.maxInflatedBytes };
     const content =
       converter.worker === undefined
-        ? await converter.convert({ ...input, maxOutputChars: this.maxOutputChars })
-        : await this.#inWorker(converter.worker.module, converter.worker.exportName, input);
-    if (content.kind === 'text' && content.text.length > this.maxOutputChars)
-      throw new ConversionLimitError('output', input.path, this.maxOutputChars);
+        ? await converter.convert({ ...input, ...limits })
+        : await this.#inProcess(converter.worker.module, converter.worker.exportName, { ...input, ...limits });
+    if (content.kind === 'text' && content.text.length > maxOutputChars)
+      throw new ConversionLimitError('output', input.path, maxOutputChars);
     return content;
   }
 
   /**
-   * Ends every worker (running conversions fail with "the conversion pool is closed") and rejects waiting
-   * ones. Idempotent. A later {@link convert} starts new workers.
+   * Ends every process (running conversions fail with "the conversion pool is closed") and rejects
+   * waiting ones. Idempotent. A later {@link convert} starts new processes.
    */
   async close(): Promise<void> {
+    this.#closed += 1;
     for (const waiter of this.#waiting.splice(0)) waiter.fail(new Error('the conversion pool is closed'));
-    const piscina = this.#piscina;
-    this.#piscina = undefined;
-    await piscina?.destroy();
+    const all = [...this.#busy, ...this.#idle.splice(0).map((idle) => (clearTimeout(idle.timer), idle.process))];
+    this.#busy.clear();
+    await Promise.all(all.map((process) => process.kill()));
   }
 
-  async #inWorker(module: string, exportName: string, input: ConverterInput): Promise<ConvertedContent> {
+  async #inProcess(
+    module: string,
+    exportName: string,
+    input: ConverterInput & { maxOutputChars: number; maxInflatedBytes: number },
+  ): Promise<ConvertedContent> {
     const task: ConversionTask = {
       module: runnableModuleUrl(module),
       exportName,
       path: input.path,
-      bytes: transferable(input.bytes),
+      bytes: input.bytes,
       mimeType: input.mimeType,
-      maxOutputChars: this.maxOutputChars,
+      maxOutputChars: input.maxOutputChars,
+      maxInflatedBytes: input.maxInflatedBytes,
     };
     await this.#turn();
-    let pool: Piscina;
+    const generation = this.#closed;
+    let process: ConversionProcess;
     try {
-      pool = await this.#pool();
+      process = this.#take();
     } catch (error) {
       this.#release();
       throw error;
     }
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void process.kill();
+    }, this.timeoutMs);
     try {
-      const reply = (await pool.run(task, {
-        signal: abort.signal,
-        transferList: [task.bytes.buffer as ArrayBuffer],
-      })) as ConversionReply;
-      if (reply.ok) return reply.content;
-      if ('limit' in reply) throw new ConversionLimitError('output', input.path, this.maxOutputChars);
-      throw new Error(reply.message);
+      return this.#answer(await process.run(task), input);
     } catch (error) {
       if (error instanceof ConversionLimitError) throw error;
-      if (abort.signal.aborted) throw new ConversionLimitError('time', input.path, this.timeoutMs);
-      if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+      if (timedOut) throw new ConversionLimitError('time', input.path, this.timeoutMs);
+      if (this.#closed !== generation) throw new Error('the conversion pool is closed', { cause: error });
+      if (error instanceof ConversionProcessDied && error.death.kind === 'heap')
         throw new ConversionLimitError('heap', input.path, this.heapMb, { cause: error });
-      if (this.#piscina !== pool) throw new Error('the conversion pool is closed', { cause: error });
       throw error;
     } finally {
       clearTimeout(timer);
+      this.#give(process, generation);
       this.#release();
     }
   }
 
-  /** The piscina pool, made on first use (piscina itself is loaded then: most servers never convert). */
-  async #pool(): Promise<Piscina> {
-    if (this.#piscina === undefined) {
-      const { Piscina } = await import('piscina');
-      this.#piscina ??= new Piscina({
-        filename: workerEntryUrl(import.meta.url),
-        minThreads: 0,
-        maxThreads: this.threads,
-        idleTimeout: this.idleTimeoutMs,
-        resourceLimits: { maxOldGenerationSizeMb: this.heapMb },
-      });
-      // A worker that dies with no task (e.g. out of memory after its task was aborted) is reported as an
-      // 'error' event; unheard, it would crash the process. Its tasks, if any, are rejected on their own.
-      this.#piscina.on('error', () => undefined);
-    }
-    return this.#piscina;
+  #answer(reply: ConversionReply, input: ConverterInput): ConvertedContent {
+    if (reply.ok) return reply.content;
+    if ('limit' in reply) throw new ConversionLimitError(reply.limit, input.path, reply.value);
+    throw new Error(reply.message);
   }
 
-  /** Waits for a free thread, so the time limit counts running time, not time in the queue. */
+  /** An idle live process, or a new one. @throws Error when the worker entry is not built */
+  #take(): ConversionProcess {
+    for (let idle = this.#idle.pop(); idle !== undefined; idle = this.#idle.pop()) {
+      clearTimeout(idle.timer);
+      if (idle.process.alive) {
+        this.#busy.add(idle.process);
+        return idle.process;
+      }
+    }
+    const process = new ConversionProcess(workerEntryUrl(import.meta.url), this.heapMb);
+    this.#busy.add(process);
+    return process;
+  }
+
+  /** Back to the idle set (ended after `idleTimeoutMs`), unless it died or the pool was closed meanwhile. */
+  #give(process: ConversionProcess, generation: number): void {
+    this.#busy.delete(process);
+    if (!process.alive || this.#closed !== generation) {
+      void process.kill();
+      return;
+    }
+    process.idle();
+    const idle: IdleProcess = {
+      process,
+      timer: setTimeout(() => {
+        const at = this.#idle.indexOf(idle);
+        if (at >= 0) this.#idle.splice(at, 1);
+        void process.kill();
+      }, this.idleTimeoutMs),
+    };
+    idle.timer.unref();
+    this.#idle.push(idle);
+  }
+
+  /** Waits for a free process, so the time limit counts running time, not time in the queue. */
   async #turn(): Promise<void> {
     if (this.#running < this.threads) {
       this.#running += 1;

@@ -1,6 +1,5 @@
 /**
- * Which files a worker thread loads. Worker threads run plain Node: on Node 20 they cannot load
- * TypeScript. The worker entry is its own bundle, `dist/converters/conversion-worker.js` (with the
+ * Which files a conversion process loads. It runs plain Node: on Node 20 it cannot load TypeScript. The worker entry is its own bundle, `dist/converters/conversion-worker.js` (with the
  * built-in converters inside), found from the package root both when the library runs from `dist/` and
  * when its sources run through vitest (`npm test` builds first). A custom converter's `.ts` module is
  * replaced by a built `dist/**.js` twin when one exists.
@@ -49,7 +48,7 @@ export function runnableModuleUrl(module: string | URL): string {
     if (fs.existsSync(built)) return built.href;
   }
   throw new Error(
-    `a worker thread cannot load the TypeScript module ${url.href} and found no built twin under dist/: ` +
+    `a conversion process cannot load the TypeScript module ${url.href} and found no built twin under dist/: ` +
       'run "npm run build" first, or point the converter\'s worker spec at a JavaScript module',
   );
 }

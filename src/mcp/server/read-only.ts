@@ -40,6 +40,8 @@ export const DOCUMENTS_VIEW = {
   readFull: true,
   onChange: true,
   watchReady: true,
+  skipped: true,
+  onSkip: true,
 } as const;
 export const PROMPTS_VIEW = { get: true, prompts: true, size: true, list: true, onChange: true } as const;
 export const RESOURCES_VIEW = {
