@@ -96,7 +96,8 @@ addTlsFlags(addDocumentLimitFlags(serve)).action(async (folder: string | undefin
     limits,
     pingIntervalMs: pingIntervalMs(opts),
   };
-  const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
+  const token = opts.admin || opts.adminToken ? adminToken(opts.adminToken) : undefined;
+  const admin = token ? { adminToken: token.token, adminTokenGenerated: token.generated } : {};
   const server = opts.stdio
     ? await serveStdioFolder(common, pkg.version)
     : await serveHttpFolder(

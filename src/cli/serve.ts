@@ -47,6 +47,11 @@ export interface ServeHttpOptions extends ServeOptions {
   adminToken?: string;
   /** Serve HTTPS (see `HttpMcpServerOptions.https`). Default: plain HTTP. */
   https?: HttpsOptions;
+  /**
+   * The token was generated for this run: the settings URL is printed even when `quiet`, as
+   * nothing else can tell it.
+   */
+  adminTokenGenerated?: boolean;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
@@ -155,5 +160,8 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
     : undefined;
   banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
+  if (options.quiet && settingsUrl && options.adminTokenGenerated) {
+    process.stderr.write(`mcp-toolkit: settings page (keep this URL private): ${settingsUrl}\n`);
+  }
   return server;
 }

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/services.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -129,6 +130,40 @@ describe('serve --admin (real CLI)', () => {
     expect(await disabled(again)).toEqual(final);
     again.child.kill('SIGTERM');
     await exited(again.child);
+  });
+
+  it('-q with a generated token still prints the settings URL (only that line); with a given token nothing', async () => {
+    const quiet = await serve(['--http', '-q', '--state-file', path.join(root, 'quiet.json')]);
+    expect(quiet.stderr()).toMatch(
+      /^mcp-toolkit: settings page \(keep this URL private\): http:\/\/127\.0\.0\.1:\d+\/admin\/#token=\S+\n$/,
+    );
+    expect(quiet.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await disabled(quiet)).toEqual([]); // the printed token opens the API
+    quiet.child.kill('SIGTERM');
+    await exited(quiet.child);
+
+    const port = await freePort();
+    const given = spawn(
+      process.execPath,
+      [CLI, 'serve', '-q', '--port', String(port), '--admin', '--admin-token', 'a-given-token-0123456789', folder],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'config') } },
+    );
+    children.push(given);
+    let stderr = '';
+    given.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/admin/`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(200);
+    expect(stderr).toBe('');
+    given.kill('SIGTERM');
+    await exited(given);
   });
 
   it('takes the token from MCP_TOOLKIT_ADMIN_TOKEN and refuses --admin with --stdio', async () => {
