@@ -99,22 +99,35 @@ export function sessionsPanel({ api, showAlert, reportLoadError }) {
     }
   }
 
-  function showClusterStatus(listing, others) {
+  /** What waits for Redis on this replica (from `api/cluster` when the membership reports a status). */
+  function waiting(status) {
+    const parts = [];
+    const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    if (status?.unconfirmedChanges) parts.push(`${plural(status.unconfirmedChanges, 'switch change')} made here`);
+    if (status?.heldChanges) parts.push(plural(status.heldChanges, 'notification'));
+    return parts.length ? ` Waiting for Redis: ${parts.join(', ')}.` : '';
+  }
+
+  function showClusterStatus(listing, status, others) {
     const element = $('cluster-status');
     const scope = $('sessions-scope');
     element.hidden = !listing.supported;
     scope.hidden = !listing.supported;
     if (!listing.supported) return;
     const me = listing.replicaId ? `replica ${listing.replicaId}` : 'this replica';
-    if (listing.unavailable) {
+    if (listing.unavailable || status?.reachable === false) {
+      const why = status
+        ? `${status.url}, since ${new Date(status.since).toLocaleTimeString()}`
+        : (listing.unavailable ?? 'no answer');
       element.className = 'cluster-status down';
       element.textContent =
-        `Cluster: Redis cannot be reached (${listing.unavailable}). This page shows ${me} only; ` +
-        'switches changed here apply here now and reach the other replicas when Redis answers.';
+        `Cluster: Redis cannot be reached (${why}). This page shows ${me} only; ` +
+        'switches changed here apply here now and reach the other replicas when Redis answers.' +
+        waiting(status);
       scope.textContent = `Only ${me}'s sessions: the other replicas cannot be listed while Redis is down.`;
     } else {
       element.className = 'cluster-status live';
-      element.textContent = `Cluster: ${me}, Redis connected.`;
+      element.textContent = `Cluster: ${me}, Redis connected.${waiting(status)}`;
       scope.textContent =
         `Sessions of every replica (${others} on other replicas). ` +
         'A session is closed on its own replica: open that replica’s settings page.';
@@ -122,8 +135,12 @@ export function sessionsPanel({ api, showAlert, reportLoadError }) {
   }
 
   async function load() {
-    const [local, listing] = await Promise.all([api('sessions'), clusterSessions()]);
-    const mine = listing.replicaId;
+    const [local, listing, about] = await Promise.all([
+      api('sessions'),
+      clusterSessions(),
+      api('cluster').catch(() => ({})), // older servers have no such route
+    ]);
+    const mine = listing.replicaId ?? about.replicaId;
     const known = new Set(local.sessions.map((session) => session.id));
     const others = (listing.supported && !listing.unavailable ? listing.sessions : [])
       .filter((entry) => !known.has(entry.sessionId) && entry.replicaId !== mine)
@@ -136,7 +153,7 @@ export function sessionsPanel({ api, showAlert, reportLoadError }) {
       }));
     cluster = !listing.supported ? 'none' : listing.unavailable ? 'down' : 'ok';
     sessions = [...local.sessions.map((session) => ({ ...session, replicaId: mine })), ...others];
-    showClusterStatus(listing, others.length);
+    showClusterStatus({ ...listing, replicaId: mine }, about.status, others.length);
     render();
   }
 

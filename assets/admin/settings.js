@@ -346,6 +346,9 @@ function onEvent(type, data) {
       recordCalls(data.calls);
       refreshStatsText();
       break;
+    case 'clusterStatus': // Redis lost or back (memberships that report it)
+      refreshSessions();
+      break;
     case 'toolStateSaveFailed':
       showAlert(`The tool state could not be saved: ${data.message}`);
       break;

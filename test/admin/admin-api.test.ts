@@ -259,6 +259,11 @@ describe('admin API: security', () => {
     expect((await fetch(admin, { headers: { Origin: `http://localhost:${url.port}` } })).status).toBe(200);
   });
 
+  it('GET cluster and cluster/sessions without a cluster: supported false', async () => {
+    expect((await call(admin, 'cluster')).body).toEqual({ supported: false });
+    expect((await call(admin, 'cluster/sessions')).body).toEqual({ supported: false, sessions: [] });
+  });
+
   it('an Origin must match scheme, host and port: another port or scheme of the same host is refused', async () => {
     const port = new URL(admin).port;
     const status = async (origin: string, where = admin) =>
