@@ -1,5 +1,4 @@
-import { readFileSync, unlinkSync } from 'node:fs';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ToolStateError, ToolStateLockedError } from '../errors.js';
 import { nodeCrypto, nodeOs } from '../lazy-module.js';
@@ -69,6 +68,8 @@ function parseOwner(text: string): LockOwner | undefined {
 
 /** Locks held by this process: file -> holders (stores), so one process may open a file twice. */
 const held = new Map<string, { holders: number; content: string }>();
+/** Lock files this process is creating right now. */
+const acquiring = new Map<string, Promise<void>>();
 let exitHookInstalled = false;
 
 /** A process that exits without closing its stores leaves no lock behind. */
@@ -76,9 +77,9 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const lockFile of held.keys()) {
+    for (const [lockFile, { content }] of held) {
       try {
-        unlinkSync(lockFile);
+        if (readFileSync(lockFile, 'utf8') === content) unlinkSync(lockFile);
       } catch {
         // already gone
       }
@@ -110,33 +111,38 @@ export class StateFileLock {
    */
   async acquire(): Promise<void> {
     if (this.#holding) return;
-    const shared = held.get(this.lockFile);
-    if (shared) {
-      shared.holders += 1;
-      this.#holding = true;
-      return;
+    if (!held.has(this.lockFile)) {
+      // One attempt per file at a time in this process, shared by every store that asks meanwhile.
+      let taking = acquiring.get(this.lockFile);
+      if (!taking) {
+        taking = this.#take().finally(() => acquiring.delete(this.lockFile));
+        acquiring.set(this.lockFile, taking);
+      }
+      await taking;
     }
+    const shared = held.get(this.lockFile);
+    if (!shared || this.#holding) return; // no lock possible here, or a concurrent call of this store won
+    shared.holders += 1;
+    this.#holding = true;
+  }
+
+  /** Creates the lock file (taking a stale one over), registered with no holder yet. */
+  async #take(): Promise<void> {
     const owner: LockOwner = { pid: process.pid, hostname: nodeOs().hostname(), bootId: bootId(), since: Date.now() };
     const content = `${JSON.stringify(owner)}\n`;
     await fs.mkdir(path.dirname(this.lockFile), { recursive: true }).catch(() => undefined);
     for (let attempt = 0; ; attempt += 1) {
       try {
         await fs.writeFile(this.lockFile, content, { flag: 'wx', mode: 0o600 });
-        held.set(this.lockFile, { holders: 1, content });
+        held.set(this.lockFile, { holders: 0, content });
         installExitHook();
-        this.#holding = true;
         return;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? '';
         if (UNLOCKABLE.has(code)) return; // read-only place: saves fail on their own, with a clear error
         if (code !== 'EEXIST') {
-          throw new ToolStateError(
-            `Cannot create the lock file ${this.lockFile}: ${(error as Error).message}`,
-            this.file,
-            {
-              cause: error,
-            },
-          );
+          const message = `Cannot create the lock file ${this.lockFile}: ${(error as Error).message}`;
+          throw new ToolStateError(message, this.file, { cause: error });
         }
       }
       const current = await this.#read();

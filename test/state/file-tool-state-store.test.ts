@@ -145,6 +145,19 @@ describe('FileToolStateStore: one writer process per file', () => {
     expect((error as Error).message).toContain(`delete ${file}.lock if none runs`);
   });
 
+  it('stores of one process share the lock, also when they load at the same moment', async () => {
+    const file = path.join(dir, 'state.json');
+    const stores = [new FileToolStateStore(file), new FileToolStateStore(file), new FileToolStateStore(file)];
+    await Promise.all([...stores.map((store) => store.load()), stores[0]!.save(['a'])]);
+    const lock = JSON.parse(await readFile(`${file}.lock`, 'utf8'));
+    expect(lock).toMatchObject({ pid: process.pid, hostname: os.hostname() });
+    await stores[0]!.close();
+    await stores[1]!.close();
+    expect(existsSync(`${file}.lock`)).toBe(true); // the third still writes
+    await stores[2]!.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
   it('an unreadable lock being written is waited for, then treated as stale', async () => {
     const file = path.join(dir, 'state.json');
     await writeFile(`${file}.lock`, '');
