@@ -25,7 +25,8 @@ export function networkGuard(options: ResolvedAdminOptions): RequestHandler {
         res,
         403,
         'FORBIDDEN_REMOTE',
-        'The admin API answers loopback clients only (set allowRemote to change that).',
+        "The admin API answers clients on the server's own machine only (127.0.0.1, ::1): open the settings page " +
+          'there, or through an SSH tunnel (ssh -L). An app mounting adminRouter can set allowRemote.',
       );
     }
     const host = validateHostHeader(req.headers.host, options.allowedHosts);

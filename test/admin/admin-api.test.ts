@@ -320,7 +320,9 @@ describe('admin API: security', () => {
     const headers = { Authorization: `Bearer ${TOKEN}` };
     const remote = await fetch(`http://127.0.0.1:${port}/a/api/tools`, { headers });
     expect(remote.status).toBe(403);
-    expect(((await remote.json()) as any).error.code).toBe('FORBIDDEN_REMOTE');
+    const refusal = ((await remote.json()) as any).error;
+    expect(refusal.code).toBe('FORBIDDEN_REMOTE');
+    expect(refusal.message).toContain('SSH tunnel'); // what a CLI user can do: the CLI has no allowRemote flag
     expect((await fetch(`http://127.0.0.1:${port}/b/api/tools`, { headers })).status).toBe(200);
     await new Promise((resolve) => listener.close(resolve));
   });
