@@ -1,3 +1,4 @@
+// @needs chromium
 // The settings page at phone widths (360 and 390 px) in real chromium: nothing scrolls sideways,
 // even with long tool, package and client names, and every session's Close button is on screen.
 // And: opening the settings URL (a new #token=) in a tab already on the page signs in with it.

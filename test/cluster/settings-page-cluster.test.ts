@@ -1,3 +1,4 @@
+// @needs redis-server chromium
 // The settings page of one replica of a two-replica cluster (real redis-server, real chromium):
 // the Sessions panel lists the other replica's sessions too (docs/scaling.md), and says so when
 // Redis cannot be reached.
