@@ -26,6 +26,7 @@ export type ToolkitErrorCode =
   | 'TOOL_CALL_ABORTED'
   | 'INPUT_UNAVAILABLE'
   | 'TOOL_STATE'
+  | 'TOOL_STATE_LOCKED'
   | 'CLUSTER_UNAVAILABLE'
   | 'TASK_NOT_FOUND'
   | 'TASK_LIMIT'
@@ -335,6 +336,23 @@ export class ToolStateError extends ToolkitError {
     options?: { cause?: unknown },
   ) {
     super('TOOL_STATE', message, options);
+  }
+}
+
+/**
+ * Thrown by `FileToolStateStore` (code `TOOL_STATE_LOCKED`) when another live process writes the
+ * same state file: one writer per file, or each would erase the other's changes. `pid` names the
+ * other process (undefined when its lock file is unreadable); `lockFile` is `<file>.lock`. Not a
+ * `ToolStateError`: the server does not fall back to defaults, `start()` rejects.
+ */
+export class ToolStateLockedError extends ToolkitError {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly lockFile: string,
+    readonly pid: number | undefined,
+  ) {
+    super('TOOL_STATE_LOCKED', message);
   }
 }
 

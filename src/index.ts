@@ -20,6 +20,7 @@ export {
   ToolCallAbortedError,
   InputUnavailableError,
   ToolStateError,
+  ToolStateLockedError,
   type ToolAbortReason,
   type ToolkitErrorCode,
 } from './errors.js';

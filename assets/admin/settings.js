@@ -3,11 +3,15 @@
 // browser), is kept in sessionStorage (this tab only, never a cookie) and goes out as
 // "Authorization: Bearer". The event stream is read with fetch() so it can carry that header.
 
+import { sessionsPanel } from './sessions.js';
+
 const TOKEN_KEY = 'mcp-toolkit-admin-token';
 const $ = (id) => document.getElementById(id);
-const state = { tools: [], sessions: [], filter: '', timeline: new Map(), errorsByTool: new Map(), statistics: true };
+const state = { tools: [], filter: '', timeline: new Map(), errorsByTool: new Map(), statistics: true };
 let token = takeToken();
 let stream;
+/** Each boot (new token) bumps this; a follow() loop of an older boot stops. */
+let generation = 0;
 
 function takeToken() {
   const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
@@ -17,6 +21,14 @@ function takeToken() {
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
+
+// Opening the settings URL in a tab already on this page only changes the fragment: no reload.
+window.addEventListener('hashchange', () => {
+  if (!/(?:^#|&)token=/.test(location.hash)) return;
+  token = takeToken();
+  $('alert').hidden = true;
+  void boot();
+});
 
 class ApiError extends Error {
   constructor(status, code, message) {
@@ -199,73 +211,10 @@ async function loadTools() {
   }
 }
 
-// ---- sessions
+// ---- sessions (assets/sessions.js): this replica's, and every other replica's on a cluster
 
-const fmtAge = (ms) => {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-};
-
-function renderSessions() {
-  const body = $('sessions').querySelector('tbody');
-  body.replaceChildren(
-    ...state.sessions.map((session) => {
-      const row = document.createElement('tr');
-      const cells = [
-        session.id,
-        session.client ? `${session.client.name} ${session.client.version}` : 'unknown',
-        session.era,
-        '',
-        '',
-      ].map((text, index) => {
-        const cell = document.createElement('td');
-        cell.className = ['mono', '', '', 'age', 'idle'][index];
-        cell.textContent = text;
-        return cell;
-      });
-      const action = document.createElement('td');
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = 'Close';
-      button.setAttribute('aria-label', `Close session ${session.id}`);
-      button.addEventListener('click', () => void closeSession(session.id, button));
-      action.append(button);
-      row.append(...cells, action);
-      row.session = session;
-      return row;
-    }),
-  );
-  tickSessions();
-  $('sessions-empty').hidden = state.sessions.length > 0;
-  $('sessions').hidden = state.sessions.length === 0;
-}
-
-/** Age and idle time advance every second, in place (buttons keep their focus). */
-function tickSessions() {
-  const now = Date.now();
-  for (const row of $('sessions').querySelectorAll('tbody tr')) {
-    const session = row.session;
-    row.querySelector('.age').textContent = fmtAge(now - session.createdAt);
-    row.querySelector('.idle').textContent = session.openRequests > 0 ? 'active' : fmtAge(now - session.lastActivityAt);
-  }
-}
-
-async function closeSession(id, button) {
-  button.disabled = true;
-  try {
-    await api(`sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
-  } catch (error) {
-    if (error.status !== 401) showAlert(`Could not close session ${id}: ${error.message}`);
-  }
-  await loadSessions().catch(reportLoadError);
-}
-
-async function loadSessions() {
-  state.sessions = (await api('sessions')).sessions;
-  renderSessions();
-}
+const sessions = sessionsPanel({ api, showAlert, reportLoadError: (error) => reportLoadError(error) });
+const loadSessions = () => sessions.load();
 
 // ---- documents
 
@@ -397,15 +346,18 @@ function onEvent(type, data) {
       recordCalls(data.calls);
       refreshStatsText();
       break;
+    case 'clusterStatus': // Redis lost or back (memberships that report it)
+      refreshSessions();
+      break;
     case 'toolStateSaveFailed':
       showAlert(`The tool state could not be saved: ${data.message}`);
       break;
   }
 }
 
-async function follow() {
+async function follow(own) {
   let delay = 1000;
-  for (;;) {
+  while (own === generation) {
     stream = new AbortController();
     try {
       const response = await fetch('api/events', {
@@ -441,6 +393,7 @@ async function follow() {
     } catch (error) {
       if (error.name === 'AbortError') return;
     }
+    if (own !== generation) return;
     setConnection('down', 'Disconnected — retrying…');
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 15_000);
@@ -453,22 +406,32 @@ function reportLoadError(error) {
 }
 
 async function boot() {
+  const own = ++generation;
+  stream?.abort(); // the stream of the previous token
   if (!token)
     return showLogin('Open the settings URL the server printed (it ends in #token=...), or paste the token here.');
+  setConnection('', 'Connecting…');
   try {
     await loadTools();
   } catch (error) {
     if (error.status !== 401) showLogin(error.message);
     return;
   }
+  if (own !== generation) return;
   $('login').hidden = true;
   $('main').hidden = false;
   await Promise.all([loadSessions(), loadDocuments(), loadStats()]).catch(reportLoadError);
-  void follow();
+  if (own === generation) void follow(own);
 }
 
 setInterval(() => {
   renderCharts();
-  tickSessions();
+  sessions.tick();
 }, 1000);
+// Other replicas' sessions come and go without an event here: list them again every few seconds.
+setInterval(() => {
+  if (sessions.isCluster() && !$('main').hidden && document.visibilityState === 'visible') {
+    loadSessions().catch(() => {});
+  }
+}, 3000);
 void boot();

@@ -129,6 +129,13 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
     res.json({ supported: typeof server.listSessions === 'function', sessions });
   });
 
+  // The replica's cluster: its id, and whether Redis answers (when the membership reports it).
+  api.get('/cluster', (_req, res) => {
+    const cluster = server.cluster;
+    if (!cluster) return res.json({ supported: false });
+    res.json({ supported: true, replicaId: cluster.replicaId, status: cluster.status?.() ?? null });
+  });
+
   // Every replica's legacy sessions when the server is one replica of a cluster (docs/scaling.md).
   api.get('/cluster/sessions', async (_req, res) => {
     if (!server.cluster) return res.json({ supported: false, sessions: [] });

@@ -1,5 +1,5 @@
-import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
-import type { RequestHandler } from 'express';
+import { validateHostHeader } from '@modelcontextprotocol/server';
+import type { Request, RequestHandler } from 'express';
 import type { ResolvedAdminOptions } from './admin-options.js';
 import { sendAdminError } from './admin-errors.js';
 import { nodeCrypto } from '../lazy-module.js';
@@ -15,8 +15,8 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /**
  * The network-level checks, on every route (page included): loopback peers only unless
- * `allowRemote`, then the MCP endpoint's DNS-rebinding checks (the SDK's Host and Origin
- * validators) with the admin lists.
+ * `allowRemote`, then the DNS-rebinding checks: the `Host` hostname (the SDK's validator) and a
+ * present `Origin` compared by scheme, host and port ({@link originAllowed}).
  */
 export function networkGuard(options: ResolvedAdminOptions): RequestHandler {
   return (req, res, next) => {
@@ -25,15 +25,54 @@ export function networkGuard(options: ResolvedAdminOptions): RequestHandler {
         res,
         403,
         'FORBIDDEN_REMOTE',
-        'The admin API answers loopback clients only (set allowRemote to change that).',
+        "The admin API answers clients on the server's own machine only (127.0.0.1, ::1): open the settings page " +
+          'there, or through an SSH tunnel (ssh -L). An app mounting adminRouter can set allowRemote.',
       );
     }
     const host = validateHostHeader(req.headers.host, options.allowedHosts);
     if (!host.ok) return sendAdminError(res, 403, 'FORBIDDEN_HOST', `Forbidden: ${host.message}`);
-    const origin = validateOriginHeader(req.headers.origin, options.allowedOrigins);
-    if (!origin.ok) return sendAdminError(res, 403, 'FORBIDDEN_ORIGIN', `Forbidden: ${origin.message}`);
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(req, origin, options.allowedOrigins)) {
+      return sendAdminError(
+        res,
+        403,
+        'FORBIDDEN_ORIGIN',
+        `Forbidden: the Origin ${origin} is not this page's origin (${req.protocol}://${req.headers.host}) nor in allowedOrigins.`,
+      );
+    }
     next();
   };
+}
+
+/** `scheme://host:port` with the port always spelled out (80/443 by default), or undefined for junk. */
+function originKey(scheme: string, host: string): string | undefined {
+  try {
+    const url = new URL(`${scheme}://${host}`);
+    const port = url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
+    return `${url.protocol}//${url.hostname}:${port}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The browser's `Origin` must name scheme, host and port exactly (RFC 6454): the page's own origin
+ * (the request's scheme and `Host`), an `allowedOrigins` entry given as a full origin, or an entry
+ * given as a bare hostname on the request's own scheme and port. A page on another port of the same
+ * host (`http://127.0.0.1:9999`) is another origin and is refused.
+ */
+function originAllowed(req: Request, origin: string, allowed: readonly string[]): boolean {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]+)$/i.exec(origin);
+  const given = match ? originKey(match[1]!, match[2]!) : undefined;
+  const own = originKey(req.protocol, req.headers.host ?? '');
+  if (!given || !own) return false;
+  if (given === own) return true;
+  const ownPort = own.slice(own.lastIndexOf(':') + 1);
+  return allowed.some((entry) =>
+    entry.includes('://')
+      ? originKey(entry.slice(0, entry.indexOf('://')), entry.slice(entry.indexOf('://') + 3)) === given
+      : originKey(req.protocol, `${entry}:${ownPort}`) === given,
+  );
 }
 
 const digest = (value: string) => nodeCrypto().createHash('sha256').update(value).digest();

@@ -73,6 +73,8 @@ export class AdminMonitor {
       this.feed.send('documentChanged', { ...event, at });
     });
     this.#off.push(offDocuments);
+    const offStatus = server.cluster?.onStatus?.((status) => this.feed.send('clusterStatus', status));
+    if (offStatus) this.#off.push(offStatus);
     on('stopped', () => this.close());
   }
 

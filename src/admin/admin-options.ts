@@ -18,11 +18,33 @@ export type AdminServer = Pick<
   | 'events'
   | 'documents'
 > & {
-  /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster/sessions`. */
-  readonly cluster?: BaseMcpServer['cluster'];
+  /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster` and `/api/cluster/sessions`. */
+  readonly cluster?: NonNullable<BaseMcpServer['cluster']> & ClusterStatusSource;
   listSessions?(): HttpSessionInfo[];
   closeSession?(sessionId: string): boolean;
 };
+
+/**
+ * Whether a replica's cluster backend (Redis) answers, as the settings page shows it: the shape of
+ * `ClusterMembership.status()` for memberships that report one.
+ */
+export interface AdminClusterStatus {
+  readonly reachable: boolean;
+  /** When `reachable` last changed, ms since the epoch. */
+  readonly since: number;
+  /** The backend's address, without a password. */
+  readonly url: string;
+  /** Tool toggles made here that the backend has not confirmed yet. */
+  readonly unconfirmedChanges: number;
+  /** Notifications waiting to reach the other replicas. */
+  readonly heldChanges: number;
+}
+
+/** A membership that may report its backend's status (optional: older memberships do not). */
+export interface ClusterStatusSource {
+  status?(): AdminClusterStatus;
+  onStatus?(listener: (status: AdminClusterStatus) => void): () => void;
+}
 
 /**
  * Decides whether a request may use the admin API. Return true to allow; false (or throw) answers

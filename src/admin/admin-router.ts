@@ -24,6 +24,7 @@ function assetsDir(): string {
 }
 const FILES: Record<string, string> = {
   'settings.js': 'application/javascript; charset=utf-8',
+  'sessions.js': 'application/javascript; charset=utf-8',
   'settings.css': 'text/css; charset=utf-8',
 };
 /** The page loads only its own script and style and talks only to its own origin. */

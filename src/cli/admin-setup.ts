@@ -25,12 +25,17 @@ export function defaultStateFile(folder: string, configDir = userConfigDir()): s
 
 /**
  * The admin token: `--admin-token`, else `$MCP_TOOLKIT_ADMIN_TOKEN`, else 32 random bytes
- * (base64url, 43 characters) generated for this run.
+ * (base64url, 43 characters) generated for this run (`generated: true`: only the banner can tell it).
  * @throws Error when a given token is shorter than 16 characters.
  */
-export function adminToken(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function adminToken(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { token: string; generated: boolean } {
   const given = flag ?? env[ADMIN_TOKEN_ENV];
-  if (given === undefined || given === '') return nodeCrypto().randomBytes(32).toString('base64url');
+  if (given === undefined || given === '') {
+    return { token: nodeCrypto().randomBytes(32).toString('base64url'), generated: true };
+  }
   if (given.length < 16) throw new Error(`the admin token must have at least 16 characters (got ${given.length})`);
-  return given;
+  return { token: given, generated: false };
 }

@@ -29,6 +29,7 @@ interface ServeFlags extends SessionFlags, TlsFlags {
   quiet?: boolean;
   watch?: boolean;
   redis?: string;
+  redisUnavailable?: string;
   admin?: boolean;
   adminToken?: string;
   stateFile?: string;
@@ -52,6 +53,16 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${value}"`);
   return port;
+}
+
+function parseRedisUnavailable(opts: ServeFlags): 'fail' | 'local' | undefined {
+  const value = opts.redisUnavailable;
+  if (value === undefined) return undefined;
+  if (value !== 'fail' && value !== 'local') {
+    throw new Error(`--redis-unavailable must be fail or local, got "${value}"`);
+  }
+  if (!opts.redis) throw new Error('--redis-unavailable needs --redis <url>');
+  return value;
 }
 
 const serve = program
@@ -83,11 +94,16 @@ const serve = program
     'JSON file keeping disabled tools across restarts (default with --admin: <config dir>/mcp-toolkit/tool-state/<folder>-<hash>.json)',
   )
   .option('-q, --quiet', 'do not print the startup banner')
-  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)');
+  .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
+  .option(
+    '--redis-unavailable <policy>',
+    'when Redis does not answer at start: fail (default, exit 1) or local (serve with local state, join when Redis answers)',
+  );
 addTlsFlags(addDocumentLimitFlags(serve)).action(
   async (folder: string | undefined, opts: ServeFlags, command: Command) => {
     if (opts.stdio && opts.http) throw new Error('choose one transport: --stdio or --http');
     if (opts.stdio && opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
+    const redisUnavailable = parseRedisUnavailable(opts);
     for (const flag of ['port', 'host'] as const) {
       if (opts.stdio && command.getOptionValueSource(flag) === 'cli')
         throw new Error(`--${flag} needs HTTP: drop --stdio`);
@@ -116,7 +132,8 @@ addTlsFlags(addDocumentLimitFlags(serve)).action(
       limits,
       pingIntervalMs: pingIntervalMs(opts),
     };
-    const admin = opts.admin || opts.adminToken ? { adminToken: adminToken(opts.adminToken) } : {};
+    const token = opts.admin || opts.adminToken ? adminToken(opts.adminToken) : undefined;
+    const admin = token ? { adminToken: token.token, adminTokenGenerated: token.generated } : {};
     const server = opts.stdio
       ? await serveStdioFolder(common, pkg.version)
       : await serveHttpFolder(
@@ -127,6 +144,7 @@ addTlsFlags(addDocumentLimitFlags(serve)).action(
             port: parsePort(opts.port ?? '3000'),
             redis: opts.redis,
             https,
+            redisUnavailable,
             ...sessionOptions(opts),
           },
           pkg.version,

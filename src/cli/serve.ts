@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { DocumentStore } from '../documents/document-store.js';
-import { createDefaultLogger } from '../logger.js';
+import { ClusterUnavailableError } from '../errors.js';
+import { createDefaultLogger, type Logger } from '../logger.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { HttpMcpServer } from '../mcp/http-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
@@ -43,10 +44,20 @@ export interface ServeHttpOptions extends ServeOptions {
    * comes from `MCP_TOOLKIT_REQUEST_STATE_KEY` (>= 32 bytes) when set, else from Redis.
    */
   redis?: string;
+  /**
+   * When Redis does not answer at start: `'fail'` (default) throws `ClusterUnavailableError`
+   * with the CLI's advice; `'local'` serves with local state and joins once Redis answers.
+   */
+  redisUnavailable?: 'fail' | 'local';
   /** Mount the settings page and admin API at `/admin`, guarded by this bearer token. Default: off. */
   adminToken?: string;
   /** Serve HTTPS (see `HttpMcpServerOptions.https`). Default: plain HTTP. */
   https?: HttpsOptions;
+  /**
+   * The token was generated for this run: the settings URL is printed even when `quiet`, as
+   * nothing else can tell it.
+   */
+  adminTokenGenerated?: boolean;
 }
 
 /** The CLI watches its folder unless told not to (`--no-watch`). */
@@ -125,22 +136,43 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
   return server;
 }
 
+/** `--redis`: the cluster, or a `ClusterUnavailableError` whose advice names the CLI's flags. */
+async function joinCluster(redis: string, onUnavailable: 'fail' | 'local' | undefined, logger: Logger) {
+  const { createCluster } = await import('../cluster/create-cluster.js');
+  const timeoutMs = 5_000;
+  try {
+    return await createCluster({
+      redis,
+      requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY,
+      logger,
+      onUnavailable,
+      connectTimeoutMs: timeoutMs,
+    });
+  } catch (error) {
+    if (!(error instanceof ClusterUnavailableError)) throw error;
+    throw new ClusterUnavailableError(
+      `Redis at ${error.url} did not answer within ${timeoutMs} ms. Start redis-server (Debian: apt-get install ` +
+        'redis-server), check the --redis URL, or add --redis-unavailable local to serve with local state now ' +
+        'and join the cluster when Redis answers.',
+      error.url,
+      { cause: error },
+    );
+  }
+}
+
 /**
  * Serves a folder of documents over Streamable HTTP (both protocol eras) on
  * `host:port` (default `127.0.0.1:3000`) until the server is stopped; the banner
  * with the endpoint URL goes to stderr.
  * @throws InvalidPathError when `folder` is not a directory.
  * @throws Error with code `EADDRINUSE` when the port is taken.
- * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s.
+ * @throws ClusterUnavailableError when `redis` is given and Redis does not answer within 5 s (unless
+ *   `redisUnavailable` is `'local'`); its message names the CLI's flags.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
   const logger = options.redis ? cliLogger() : undefined;
   // Like the transports, the cluster and admin modules load only when asked for.
-  const cluster = options.redis
-    ? await (
-        await import('../cluster/create-cluster.js')
-      ).createCluster({ redis: options.redis, requestStateKey: process.env.MCP_TOOLKIT_REQUEST_STATE_KEY, logger })
-    : undefined;
+  const cluster = options.redis ? await joinCluster(options.redis, options.redisUnavailable, logger!) : undefined;
   const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
@@ -172,5 +204,8 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
     : undefined;
   banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
+  if (options.quiet && settingsUrl && options.adminTokenGenerated) {
+    process.stderr.write(`mcp-toolkit: settings page (keep this URL private): ${settingsUrl}\n`);
+  }
   return server;
 }

@@ -5,6 +5,7 @@ import { ToolStateError } from '../errors.js';
 import { normalizeDisabled } from './memory-tool-state-store.js';
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
 import { nodeCrypto } from '../lazy-module.js';
+import { isProcessAlive, StateFileLock } from './state-file-lock.js';
 
 /** Marks our files, so a wrong `--state-file` (some other JSON) is refused instead of misread. */
 const FORMAT = 'mcp-toolkit/tool-state';
@@ -27,26 +28,33 @@ const fileSchema = z.object({
  * saved set. The directory is created when missing. Leftover temporary files of a crashed
  * writer are removed on `load()`.
  *
- * Several processes may share the file only one writer at a time (last writer wins); this
- * store does not watch the file for other writers (use the Redis store for replicas).
+ * One writer process per file: `load()` (and a first `save()`) takes the lock `<file>.lock`, holding
+ * this process's pid, and `close()` gives it up; while another live process holds it they throw
+ * `ToolStateLockedError` naming that process, so a second server on the same file refuses to
+ * start instead of erasing the first one's changes. A lock left by a process that died is taken
+ * over. (Replicas that share a state use the Redis store.)
  */
 export class FileToolStateStore implements ToolStateStore {
   /** Absolute path of the state file. */
   readonly file: string;
   #version = 0;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #lock: StateFileLock;
 
   /** @param file - path of the JSON state file (resolved against the working directory). */
   constructor(file: string) {
     this.file = path.resolve(file);
+    this.#lock = new StateFileLock(this.file);
   }
 
   /**
-   * Reads the file. `undefined` when it does not exist yet.
+   * Takes the writer's lock, then reads the file. `undefined` when it does not exist yet.
+   * @throws ToolStateLockedError (naming the other process) when another live process writes the file.
    * @throws ToolStateError (naming the file) when it cannot be read, is not valid JSON (e.g.
    *   truncated) or not a tool-state file; the caller then keeps its defaults.
    */
   async load(): Promise<ToolStateSnapshot | undefined> {
+    await this.#lock.acquire();
     await this.#removeStaleTemporaries();
     let text: string;
     try {
@@ -78,6 +86,7 @@ export class FileToolStateStore implements ToolStateStore {
 
   /**
    * Writes the set atomically (see the class comment), after every earlier save of this store.
+   * @throws ToolStateLockedError when another live process writes the file.
    * @throws ToolStateError naming the file when it cannot be written (permissions, full disk).
    */
   save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
@@ -87,12 +96,14 @@ export class FileToolStateStore implements ToolStateStore {
     return next;
   }
 
-  /** Waits for the saves already queued. */
+  /** Waits for the saves already queued, then gives the writer's lock up. */
   async close(): Promise<void> {
     await this.#queue;
+    await this.#lock.release();
   }
 
   async #write(disabled: string[]): Promise<ToolStateSnapshot> {
+    await this.#lock.acquire();
     const snapshot = Object.freeze({ disabled, version: this.#version + 1, savedAt: Date.now() });
     const body = `${JSON.stringify({ format: FORMAT, version: snapshot.version, savedAt: snapshot.savedAt, disabled }, null, 2)}\n`;
     const dir = path.dirname(this.file);
@@ -127,19 +138,9 @@ export class FileToolStateStore implements ToolStateStore {
     const names = await fs.readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
       const match = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length)) : null;
-      if (match && !isAlive(Number(match[1])))
+      if (match && !isProcessAlive(Number(match[1])))
         await fs.rm(path.join(dir, name), { force: true }).catch(() => undefined);
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

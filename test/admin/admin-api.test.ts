@@ -259,6 +259,41 @@ describe('admin API: security', () => {
     expect((await fetch(admin, { headers: { Origin: `http://localhost:${url.port}` } })).status).toBe(200);
   });
 
+  it('GET cluster and cluster/sessions without a cluster: supported false', async () => {
+    expect((await call(admin, 'cluster')).body).toEqual({ supported: false });
+    expect((await call(admin, 'cluster/sessions')).body).toEqual({ supported: false, sessions: [] });
+  });
+
+  it('an Origin must match scheme, host and port: another port or scheme of the same host is refused', async () => {
+    const port = new URL(admin).port;
+    const status = async (origin: string, where = admin) =>
+      (await call(where, 'tools', { headers: { Origin: origin } })).status;
+    const other = await call(admin, 'tools/echo', {
+      method: 'PATCH',
+      body: { enabled: false },
+      headers: { Origin: 'http://127.0.0.1:9999' },
+    });
+    expect(other.status).toBe(403);
+    expect(other.body.error).toMatchObject({ code: 'FORBIDDEN_ORIGIN' });
+    expect(other.body.error.message).toContain('http://127.0.0.1:9999');
+    expect(server.tools.disabledNames()).toEqual([]);
+    expect(await status(`https://127.0.0.1:${port}`)).toBe(403);
+    expect(await status('http://127.0.0.1')).toBe(403); // port 80
+    expect(await status('null')).toBe(403);
+    // The page's own origin, and a default hostname on the same scheme and port, pass.
+    expect(await status(`http://127.0.0.1:${port}`)).toBe(200);
+    expect(await status(`http://localhost:${port}`)).toBe(200);
+    // A full origin in allowedOrigins is matched exactly.
+    const app = express();
+    app.use('/o', adminRouter(server, { token: TOKEN, allowedOrigins: ['http://127.0.0.1:9999'] }));
+    const listener = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => listener.once('listening', resolve));
+    const base = `http://127.0.0.1:${(listener.address() as { port: number }).port}/o/`;
+    expect(await status('http://127.0.0.1:9999', base)).toBe(200);
+    expect(await status('http://127.0.0.1:9998', base)).toBe(403);
+    await new Promise((resolve) => listener.close(resolve));
+  });
+
   it('serves the page with a strict CSP and redirects /admin to /admin/', async () => {
     const page = await fetch(admin);
     expect(page.status).toBe(200);
@@ -285,7 +320,9 @@ describe('admin API: security', () => {
     const headers = { Authorization: `Bearer ${TOKEN}` };
     const remote = await fetch(`http://127.0.0.1:${port}/a/api/tools`, { headers });
     expect(remote.status).toBe(403);
-    expect(((await remote.json()) as any).error.code).toBe('FORBIDDEN_REMOTE');
+    const refusal = ((await remote.json()) as any).error;
+    expect(refusal.code).toBe('FORBIDDEN_REMOTE');
+    expect(refusal.message).toContain('SSH tunnel'); // what a CLI user can do: the CLI has no allowRemote flag
     expect((await fetch(`http://127.0.0.1:${port}/b/api/tools`, { headers })).status).toBe(200);
     await new Promise((resolve) => listener.close(resolve));
   });

@@ -1,11 +1,12 @@
 // `serve --admin` as users run it: a real CLI child process, toggles through the admin API,
 // SIGKILL, restart; a truncated state file; a burst of concurrent toggles.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/services.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -99,6 +100,38 @@ describe('serve --admin (real CLI)', () => {
     await exited(second.child);
   });
 
+  it('a second process on the same (default) state file refuses to start, naming the first; a dead one is taken over', async () => {
+    const env = { XDG_CONFIG_HOME: path.join(root, 'config-shared') };
+    const first = await serve([], env);
+    const file = /tool state file: (\S+)/.exec(first.stderr())![1]!;
+    const pid = first.child.pid!;
+    const second = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--admin', folder], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, MCP_TOOLKIT_LOG_LEVEL: 'warn', ...env },
+    });
+    children.push(second);
+    let stderr = '';
+    second.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await Promise.race([exited(second), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    expect(second.exitCode, `the second process kept running: ${stderr}`).toBe(1);
+    expect(stderr).toContain(`The tool state file ${file} is in use by process ${pid} on this host`);
+    expect(stderr).toContain('--state-file');
+    expect(stderr).toContain('(TOOL_STATE_LOCKED)');
+    // The first one still owns the file: its change is kept, nobody overwrote it.
+    expect((await toggle(first, 'read_document', false)).status).toBe(200);
+    expect(JSON.parse(readFileSync(file, 'utf8')).disabled).toEqual(['read_document']);
+
+    first.child.kill('SIGKILL'); // no clean stop: its lock file stays, with a dead pid
+    await exited(first.child);
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(pid);
+    const third = await serve([], env);
+    expect(await disabled(third)).toEqual(['read_document']);
+    expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(third.child.pid);
+    third.child.kill('SIGTERM'); // a clean stop gives the lock up
+    await exited(third.child);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
   it('a truncated state file: clear warning naming it, then the defaults (nothing disabled)', async () => {
     const file = path.join(root, 'truncated.json');
     writeFileSync(file, '{"format":"mcp-toolkit/tool-state","version":4,"savedAt":1,"disabled":["read_doc');
@@ -129,6 +162,40 @@ describe('serve --admin (real CLI)', () => {
     expect(await disabled(again)).toEqual(final);
     again.child.kill('SIGTERM');
     await exited(again.child);
+  });
+
+  it('-q with a generated token still prints the settings URL (only that line); with a given token nothing', async () => {
+    const quiet = await serve(['--http', '-q', '--state-file', path.join(root, 'quiet.json')]);
+    expect(quiet.stderr()).toMatch(
+      /^mcp-toolkit: settings page \(keep this URL private\): http:\/\/127\.0\.0\.1:\d+\/admin\/#token=\S+\n$/,
+    );
+    expect(quiet.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await disabled(quiet)).toEqual([]); // the printed token opens the API
+    quiet.child.kill('SIGTERM');
+    await exited(quiet.child);
+
+    const port = await freePort();
+    const given = spawn(
+      process.execPath,
+      [CLI, 'serve', '-q', '--port', String(port), '--admin', '--admin-token', 'a-given-token-0123456789', folder],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'config') } },
+    );
+    children.push(given);
+    let stderr = '';
+    given.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await expect
+      .poll(
+        () =>
+          fetch(`http://127.0.0.1:${port}/admin/`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 15_000 },
+      )
+      .toBe(200);
+    expect(stderr).toBe('');
+    given.kill('SIGTERM');
+    await exited(given);
   });
 
   it('takes the token from MCP_TOOLKIT_ADMIN_TOKEN and refuses --admin with --stdio', async () => {

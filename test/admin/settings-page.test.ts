@@ -1,63 +1,35 @@
 // @needs chromium
 // The settings page in a real browser: Debian's chromium driven by playwright-core.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { connectClient, type TestClient } from '../support/clients.js';
 import { startAdminServer, TOKEN } from './admin-harness.js';
+import { launchChromium, openSettings } from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve('test-results/settings-page');
 
 let context: BrowserContext;
-let profile: string;
+let closeBrowser: (() => Promise<void>) | undefined;
 let server: HttpMcpServer;
 let admin: string;
 let mcp: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the settings page tests need Debian's chromium (apt-get install chromium).`,
-    );
-  }
   ({ server, admin, mcp } = await startAdminServer());
-  profile = mkdtempSync(path.join(os.tmpdir(), 'settings-chromium-'));
   mkdirSync(SHOTS, { recursive: true });
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1100, height: 1000 },
-    timeout: 20_000,
-  });
-  context.setDefaultTimeout(10_000);
+  ({ context, close: closeBrowser } = await launchChromium());
 }, 40_000);
 
 afterAll(async () => {
-  await context?.close();
+  await closeBrowser?.();
   await server?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-async function openPage(token = TOKEN): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(`${admin}#token=${encodeURIComponent(token)}`);
-  return page;
-}
+const openPage = (token = TOKEN): Promise<Page> => openSettings(context, admin, token);
 
 describe('settings page (chromium)', () => {
   let client: TestClient;

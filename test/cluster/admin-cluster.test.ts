@@ -43,5 +43,11 @@ describe('admin API on a cluster replica', () => {
     const { body } = await call(a.admin, 'cluster/sessions');
     expect(body).toMatchObject({ supported: true, replicaId: 'ra' });
     expect(body.sessions.find((s: any) => s.sessionId === onB)).toMatchObject({ replicaId: 'rb' });
+
+    // GET /api/cluster: this replica, and Redis's status where the membership reports one.
+    const about = (await call(a.admin, 'cluster')).body;
+    expect(about).toMatchObject({ supported: true, replicaId: 'ra' });
+    expect(about.status === null || about.status.reachable === true).toBe(true);
+    expect((await call(a.admin, 'cluster')).headers.get('cache-control')).toBe('no-store');
   });
 });

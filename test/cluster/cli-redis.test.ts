@@ -1,7 +1,8 @@
 // @needs redis-server
 // The real CLI with `serve --http --redis URL`: two CLI processes join one cluster; a toggle
 // made by another member (here the test, through createCluster) reaches both, and each client
-// is told once. Redis unreachable: the CLI exits 1 with a message saying what to do.
+// is told once. Redis unreachable: the CLI exits 1 with a message naming the flag to use, or with
+// --redis-unavailable local serves at once and joins when redis-server starts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,8 +21,8 @@ let redis: RedisServer;
 let folder: string;
 const children: ChildProcess[] = [];
 
-/** Starts `serve --http` with `args`; resolves the endpoint URL from the banner. */
-async function serve(args: string[]): Promise<string> {
+/** Starts `serve --http` with `args`; resolves the endpoint URL from the banner (stderr so far to `seen`). */
+async function serve(args: string[], seen: (stderr: string) => void = () => {}): Promise<string> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args, folder], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, MCP_TOOLKIT_LOG_LEVEL: 'warn' },
@@ -34,6 +35,7 @@ async function serve(args: string[]): Promise<string> {
       stderr += chunk.toString();
       const match = /MCP endpoint: (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
       if (!match) return;
+      seen(stderr);
       clearTimeout(timer);
       resolve(match[1]!);
     });
@@ -88,5 +90,59 @@ describe('mcp-toolkit serve --http --redis', () => {
     const code = await new Promise((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+ did not answer.*CLUSTER_UNAVAILABLE/s);
+    // The advice names what a CLI user can do: a flag, not the library's option.
+    expect(stderr).toContain('--redis-unavailable local');
+    expect(stderr).not.toContain('onUnavailable');
   }, 20_000);
+
+  it('refuses a bad --redis-unavailable value, and the flag without --redis', async () => {
+    const bad = await failing(['--redis', 'redis://127.0.0.1:1', '--redis-unavailable', 'maybe']);
+    expect(bad).toContain('--redis-unavailable must be fail or local, got "maybe"');
+    expect(await failing(['--redis-unavailable', 'local'])).toContain('--redis-unavailable needs --redis <url>');
+  }, 20_000);
+
+  it('--redis-unavailable local serves now with local state and joins when Redis answers', async () => {
+    const port = await freePort();
+    let stderr = '';
+    const url = await serve(['--redis', `redis://127.0.0.1:${port}`, '--redis-unavailable', 'local'], (text) => {
+      stderr = text;
+    });
+    expect(stderr).toContain('Redis is unreachable: starting with local state');
+    const client = await connectClient('v1', new HttpV1(new URL(url)));
+    const late = await RedisServer.start(port);
+    try {
+      expect(await client.toolNames()).toContain('read_document');
+      const member = await createCluster({ redis: late.url, logger: silentLogger });
+      try {
+        // Once the CLI has joined, a toggle made by another member reaches its client.
+        await expect
+          .poll(
+            async () => {
+              await member.toolState.load();
+              await member.toolState.save(['read_document']);
+              return (await client.toolNames()).includes('read_document');
+            },
+            { timeout: 15_000, interval: 500 },
+          )
+          .toBe(false);
+      } finally {
+        await member.close();
+      }
+    } finally {
+      await client.close();
+      await late.stop();
+    }
+  }, 40_000);
 });
+
+/** Runs the CLI with `args` until it exits; expects exit code 1 and returns its stderr. */
+async function failing(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args, folder], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(1);
+  return stderr;
+}
