@@ -35,7 +35,9 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0: the root import went from 11 files to 3).
  * `convert` holds what the conversion worker threads share with the server (converters, errors),
- * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`, except
+ * the code of the infrastructure subpaths (`src/cluster/`, `src/admin/`, the `src/public/` entries),
+ * which stays out of it so that the root import never loads it.
  * The worker's own module stays in its entry: its top level redirects stdout, which must never run
  * in a server process.
  */
@@ -47,7 +49,7 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|cluster[\\/]|admin[\\/]|public[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
     priority: 1,
   },
 ];

@@ -30,7 +30,8 @@ export type ToolkitErrorCode =
   | 'TASK_NOT_FOUND'
   | 'TASK_LIMIT'
   /** Malformed task parameters or a foreign task cursor (see {@link TaskError}). */
-  | 'INVALID_ARGUMENTS';
+  | 'INVALID_ARGUMENTS'
+  | 'MISSING_DEPENDENCY';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -329,5 +330,24 @@ export class TaskError extends ToolkitError {
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
+  }
+}
+
+/**
+ * Thrown when a feature needs an optional peer dependency that is not installed (code
+ * `MISSING_DEPENDENCY`), e.g. `createCluster()` (from `mcp-toolkit/cluster`) without the `redis`
+ * package. `packageName` is the npm package to add; the message says how (`npm install redis`).
+ */
+export class MissingDependencyError extends ToolkitError {
+  constructor(
+    readonly packageName: string,
+    feature: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'MISSING_DEPENDENCY',
+      `${feature} needs the "${packageName}" package, which is not installed: npm install ${packageName}`,
+      options,
+    );
   }
 }

@@ -14,11 +14,11 @@ import { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../request-context.js';
-import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
-import type { ResourceContents } from '../resources/resource-contents.js';
+import type { ResourceEntry, ResourceConfig } from '../resources/resource.js';
+import type { ResourceReadContents } from '../resources/resource-contents.js';
 import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
-import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
+import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
 import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
@@ -323,7 +323,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when the URI is taken (by a resource or a registered document).
    * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
    */
-  registerResource(config: ResourceConfig): RegisteredResource {
+  registerResource(config: ResourceConfig): ResourceEntry {
     if (typeof config?.uri === 'string') this.#uris.assertResourceFree(config.uri);
     return this.#resources.register(config);
   }
@@ -336,7 +336,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when a content document of that name exists.
    * @throws InvalidResourceError when `name` is empty or `content` is not a string or function.
    */
-  registerContentDocument(config: ContentDocumentConfig): RegisteredResource {
+  registerContentDocument(config: ContentDocumentConfig): ResourceEntry {
     return this.registerResource(contentDocumentResource(config));
   }
 
@@ -353,7 +353,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when the same URI template is registered.
    * @throws InvalidResourceError for a malformed template or configuration.
    */
-  registerResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
+  registerResourceTemplate(config: ResourceTemplateConfig): ResourceTemplateEntry {
     if (typeof config?.uriTemplate === 'string') this.#uris.assertTemplateFree(config.uriTemplate);
     return this.#resources.registerTemplate(config);
   }
@@ -385,7 +385,7 @@ export abstract class BaseMcpServer {
    * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
    *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
    */
-  async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {
+  async readResource(uri: string, context?: RequestContext): Promise<ResourceReadContents> {
     return readResource(this.#model, uri, () => context ?? localRequestContext());
   }
 
