@@ -39,10 +39,11 @@ export {
   type ToolkitErrorCode,
 } from './errors.js';
 export { createDefaultLogger, type Logger } from './logger.js';
-export type { RequestContext } from './request-context.js';
+export type { RequestContext } from './registry/request-context.js';
 
 // Servers.
-export { BaseMcpServer, type BaseMcpServerOptions } from './mcp/mcp-server.js';
+export { BaseMcpServer } from './mcp/mcp-server.js';
+export type { BaseMcpServerOptions } from './mcp/server/server-options.js';
 export type { ServerInfo } from './mcp/server/server-info.js';
 export { StdioMcpServer, type StdioMcpServerOptions } from './mcp/stdio-server.js';
 export { HttpMcpServer } from './mcp/http-server.js';

@@ -6,21 +6,20 @@ import { ServerStateError } from '../errors.js';
 import { requestStateCodec } from './server/request-state.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
-import type { ToolStateStore } from '../state/tool-state-store.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
 import { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceEntry, ResourceConfig } from '../resources/resource.js';
 import type { ResourceReadContents } from '../resources/resource-contents.js';
 import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
-import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
+import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { LiveViews } from './server/live-views.js';
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
@@ -33,61 +32,15 @@ import { ServerEvents } from './server/server-events.js';
 import { ClusterLink } from './server/cluster-link.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
-import { attachObserver, type McpServerObserver } from './server/observer.js';
+import { attachObserver } from './server/observer.js';
 import type { ServerInfo } from './server/server-info.js';
 import { createView, type ViewModel } from './view/view.js';
-import { createServerTasks, type TaskOptions } from './server/server-tasks.js';
+import { createServerTasks } from './server/server-tasks.js';
+import type { BaseMcpServerOptions } from './server/server-options.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 
 export type { ServerInfo } from './server/server-info.js';
-
-/** Options shared by every server class. */
-export interface BaseMcpServerOptions {
-  /** Where the toolkit logs (never stdout). Default: pino to stderr, level from `MCP_TOOLKIT_LOG_LEVEL` or `info`. */
-  logger?: Logger;
-  /** Document store to use (e.g. with custom converters or limits). Default: a new `DocumentStore()`. */
-  documents?: DocumentStore;
-  /**
-   * Per-session tools: called once for each long-lived view (a stdio connection, a legacy
-   * HTTP session) to give it its own tool instances, e.g. tools holding per-user state.
-   * Either a function `(session) => tools` (toolkit or llm-chat tools and packages) or the
-   * llm-chat-mcp form `{ create(): { tools, dispose() } }`. They are listed and called like
-   * registered tools (the disabled set applies; names must not clash with registered tools:
-   * clashing ones are skipped and logged); each instance's `dispose()`, then the set's
-   * `dispose()`, runs exactly once when the session ends. Session packages' instructions are
-   * not added to the server's `instructions`.
-   */
-  sessionTools?: SessionToolsFactory;
-  /**
-   * HMAC key (>= 32 bytes) sealing the 2026-07-28 multi-round-trip `requestState` used by
-   * `context.elicit()` / `context.sample()`. Default: random per process; give every
-   * process the same key when several processes serve one endpoint.
-   */
-  requestStateKey?: Uint8Array | string;
-  /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
-  resourcePageSize?: number;
-  /**
-   * Makes this server one replica of several serving one endpoint (see `createCluster()` and
-   * `docs/scaling.md`): the membership's tool-state store is used (unless `toolState` is given),
-   * its `requestStateKey` (unless `requestStateKey` is given), prompt/resource list changes and
-   * `sendResourceUpdated()` reach the clients of every replica, and legacy HTTP sessions are listed
-   * cluster-wide. `stop()` closes the membership.
-   */
-  cluster?: ClusterMembership;
-  /**
-   * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
-   * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
-   * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
-   */
-  toolState?: ToolStateStore;
-  /** MCP tasks: the store (default in memory) and policy (TTL, limits, poll hint); see `docs/tasks.md`. */
-  tasks?: TaskOptions;
-  /**
-   * Monitoring callbacks for finished tool calls and client resource reads (llm-chat-mcp's
-   * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
-   */
-  observer?: McpServerObserver;
-}
+export type { BaseMcpServerOptions } from './server/server-options.js';
 
 /**
  * Abstract base of every MCP server in the toolkit (contract: `seeds/base-mcp-server-api.txt`).

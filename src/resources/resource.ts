@@ -1,6 +1,6 @@
 import type { Annotations, Icon, Resource } from '@modelcontextprotocol/server';
 import { InvalidResourceError } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceReadReturn } from './resource-contents.js';
 
 /** What a resource's `read` (and a template's `list` / `read`) receives about the request it serves. */

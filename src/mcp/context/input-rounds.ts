@@ -6,6 +6,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { InputUnavailableError } from '../../errors.js';
+import { isPlainObject as isObject } from '../wire/plain-object.js';
 
 /** Answers gathered so far in a 2026-07-28 multi-round-trip flow, keyed like their requests (`elicit-1`, ...). */
 export type InputAnswers = Record<string, unknown>;
@@ -31,9 +32,6 @@ export class InputNeeded extends Error {
     super(`input required: ${key}`);
   }
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether a client's answer has the shape of the result its request asked for. */
 const ANSWER_SHAPE: Record<InputKind, (answer: unknown) => boolean> = {

@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { markSerializedOnce, serializedOnce } from '../view/serialized-once.js';
+import { markSerializedOnce, serializedOnce } from '../wire/serialized-once.js';
+import { isPlainObject } from '../wire/plain-object.js';
 
 /** What the SDK's writer is given to encode with (a `TextEncoder`). */
 interface Encoder {
@@ -16,10 +17,6 @@ type SseWriter = (
 /** Stands for the cached value in the message's JSON; cannot come out of JSON.stringify of anything else. */
 const PLACEHOLDER = '\u0000mcp-toolkit:serialized-once\u0000';
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The SSE frame the SDK would write for `message` (`event: message`, optional `id:`,

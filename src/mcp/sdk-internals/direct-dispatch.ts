@@ -1,5 +1,5 @@
 import type { JSONRPCNotification, JSONRPCRequest, MessageExtraInfo, Transport } from '@modelcontextprotocol/server';
-import { plainMessageKind } from '../transports/json-rpc-shape.js';
+import { plainMessageKind } from '../wire/json-rpc-shape.js';
 
 /** The parts of the SDK's `Protocol` (2.4) this module calls: its two inbound dispatch steps. */
 interface ProtocolDispatch {

@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
 import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
-import type { RequestContext } from '../../request-context.js';
+import type { RequestContext } from '../../registry/request-context.js';
 import { toResourceContents, type ResourceReadContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';

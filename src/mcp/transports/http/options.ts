@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { Express } from 'express';
-import type { BaseMcpServerOptions } from '../../mcp-server.js';
+import type { BaseMcpServerOptions } from '../../server/server-options.js';
 import type { HttpSessionEvent, SessionLimitPolicy } from './session-map.js';
 
 /**

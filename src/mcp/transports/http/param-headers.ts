@@ -6,6 +6,7 @@
  * (HeaderMismatch). Values are literal, or `=?base64?<Base64 of the UTF-8 value>?=`.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { isPlainObject as isObject } from '../../wire/plain-object.js';
 
 /** One annotated property: its path through `properties` and its header name suffix. */
 export interface ParamHeader {
@@ -19,9 +20,6 @@ export const HEADER_MISMATCH = -32020;
 const declarationsCache = new WeakMap<object, readonly ParamHeader[]>();
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `x-mcp-header` declarations of a tool input schema, found through chains of `properties`
