@@ -33,7 +33,7 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
 
 /**
  * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
- * loader about a millisecond at start-up (bench W0: the root import went from 11 files to 3).
+ * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `convert` holds what the conversion worker threads share with the server (converters, errors),
  * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`, except
  * the code of the infrastructure subpaths (`src/cluster/`, `src/admin/`, the `src/public/` entries),

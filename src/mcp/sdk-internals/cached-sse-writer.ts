@@ -23,7 +23,7 @@ const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
  * `data: <JSON>`), built around the cached JSON of a `result.tools` marked with
  * `markSerializedOnce`; undefined when the message carries no such value. The frame comes in
  * three parts (head, the cached bytes themselves, tail), enqueued one after the other: copying
- * ~200 KB into one buffer per `tools/list` at 1,000 tools was a tenth of the request's CPU (W4).
+ * the cached bytes into one buffer per `tools/list` costs CPU in proportion to the list (docs/performance.md, W4).
  * Nothing downstream detaches an enqueued chunk (a default `ReadableStream`, written to the
  * socket as it is), so the cached bytes are shared safely.
  */
