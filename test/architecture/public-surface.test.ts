@@ -78,6 +78,24 @@ describe('public surface (package.json exports)', () => {
     expect(surfaces.flatMap((s) => s.undocumented.map((name) => `${s.specifier}: ${name}`))).toEqual([]);
   });
 
+  it("CHANGELOG.md's migration table names each moved name's new import, and every subpath name is in it", () => {
+    const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+    const table = changelog.slice(changelog.indexOf('### Migration table'));
+    const listed = new Map<string, string>();
+    for (const [, names, specifier] of table.matchAll(/^\| (`.+?) \| `([^`]+)` +\|$/gm)) {
+      for (const entry of names!.split(', '))
+        listed.set(entry.split(' → ').at(-1)!.replaceAll('`', '').trim(), specifier!);
+    }
+    for (const [name, specifier] of listed) {
+      const surface = surfaces.find((s) => s.specifier === specifier);
+      expect([...(surface?.values ?? []), ...(surface?.types ?? [])], `${name} from ${specifier}`).toContain(name);
+    }
+    const moved = surfaces
+      .filter((s) => s.specifier !== 'mcp-toolkit' && s.specifier !== 'mcp-toolkit/testing')
+      .flatMap((s) => [...s.values, ...s.types]);
+    expect(moved.filter((name) => !listed.has(name))).toEqual([]);
+  });
+
   it('the built entry points give exactly the runtime values their types declare', async () => {
     for (const s of surfaces) {
       const loaded = (await import(s.specifier)) as Record<string, unknown>;
