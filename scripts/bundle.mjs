@@ -35,9 +35,11 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `convert` holds what the conversion worker threads share with the server (converters, errors),
- * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`, except
- * the code of the infrastructure subpaths (`src/cluster/`, `src/admin/`, the `src/public/` entries),
- * which stays out of it so that the root import never loads it.
+ * so a worker does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * The subpath entries (`src/public/`) stay out of it; the code they re-export is in `toolkit` (the
+ * CLI loads admin and cluster code lazily, and a chunk of their own would put rolldown's runtime
+ * helpers in one more file for every entry). Nothing the root loads imports an optional peer
+ * (`redis` is loaded by `importOptional()` on first use).
  * The worker's own module stays in its entry: its top level redirects stdout, which must never run
  * in a server process.
  */
@@ -49,7 +51,7 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|cluster[\\/]|admin[\\/]|public[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
     priority: 1,
   },
 ];
