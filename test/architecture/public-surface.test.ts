@@ -21,16 +21,14 @@ const entries = Object.entries(pkg.exports)
     source: path.join(root, (target as { import: string }).import.replace('./dist/', 'src/').replace(/\.js$/, '.ts')),
   }));
 
-const program = ts.createProgram(
-  entries.map((entry) => entry.source),
-  {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    skipLibCheck: true,
-  },
-);
+const sdkTypes = path.join(root, 'node_modules/@modelcontextprotocol/server/dist/index.d.mts');
+const program = ts.createProgram([...entries.map((entry) => entry.source), sdkTypes], {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  strict: true,
+  skipLibCheck: true,
+});
 const checker = program.getTypeChecker();
 
 interface Surface {
@@ -94,6 +92,15 @@ describe('public surface (package.json exports)', () => {
       .filter((s) => s.specifier !== 'mcp-toolkit' && s.specifier !== 'mcp-toolkit/testing')
       .flatMap((s) => [...s.values, ...s.types]);
     expect(moved.filter((name) => !listed.has(name))).toEqual([]);
+  });
+
+  it('reuses no name of @modelcontextprotocol/server but the four documented ones', () => {
+    const sdk = new Set(
+      checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(sdkTypes)!)!).map((s) => s.name),
+    );
+    expect(sdk.size).toBeGreaterThan(100);
+    const clashes = surfaces.flatMap((s) => [...s.values, ...s.types].filter((name) => sdk.has(name))).sort();
+    expect(clashes).toEqual(['Prompt', 'ResourceNotFoundError', 'TaskStatus', 'Tool']);
   });
 
   it('the built entry points give exactly the runtime values their types declare', async () => {
