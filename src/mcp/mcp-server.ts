@@ -19,7 +19,7 @@ import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources
 import { folderTemplate } from '../documents/folder-template.js';
 import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import type { LiveViews } from './server/live-views.js';
-import { closeServerParts, createServerParts, type ServerParts } from './server/server-parts.js';
+import { closeServerParts, createServerParts, type ServerParts } from './server-parts.js';
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';

@@ -1,22 +1,22 @@
-import { DocumentStore } from '../../documents/document-store.js';
-import { createDefaultLogger, type Logger } from '../../logger.js';
-import type { PromptRegistry } from '../../prompts/prompt-registry.js';
-import type { ToolRegistry } from '../../registry/tool-registry.js';
-import type { ResourceRegistry } from '../../resources/resource-registry.js';
-import { MemoryToolStateStore } from '../../state/memory-tool-state-store.js';
-import type { TaskManager } from '../../tasks/task-manager.js';
-import type { ViewModel } from '../view/view.js';
-import { fanOutModelChanges } from './change-fanout.js';
-import { ClusterLink } from './cluster-link.js';
-import { LiveViews } from './live-views.js';
-import { attachObserver } from './observer.js';
-import { requestStateCodec } from './request-state.js';
-import { ServerEvents } from './server-events.js';
-import type { ServerInfo } from './server-info.js';
-import type { BaseMcpServerOptions } from './server-options.js';
-import { createServerTasks } from './server-tasks.js';
-import { ToolStateSync } from './tool-state-sync.js';
-import { UriResolver } from './uri-resolver.js';
+import { DocumentStore } from '../documents/document-store.js';
+import { createDefaultLogger, type Logger } from '../logger.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
+import type { TaskManager } from '../tasks/task-manager.js';
+import type { ViewModel } from './view/view.js';
+import { fanOutModelChanges } from './server/change-fanout.js';
+import { ClusterLink } from './server/cluster-link.js';
+import { LiveViews } from './server/live-views.js';
+import { attachObserver } from './server/observer.js';
+import { requestStateCodec } from './server/request-state.js';
+import { ServerEvents } from './server/server-events.js';
+import type { ServerInfo } from './server/server-info.js';
+import type { BaseMcpServerOptions } from './server/server-options.js';
+import { createServerTasks } from './server/server-tasks.js';
+import { ToolStateSync } from './server/tool-state-sync.js';
+import { UriResolver } from './server/uri-resolver.js';
 
 /** The model's registries, made by the facade. */
 export interface ServerRegistries {
