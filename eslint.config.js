@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { folderDirectionBlocks } from './scripts/folder-directions.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**', '.tmp/**'] },
@@ -28,4 +30,15 @@ export default tseslint.config(
     files: ['bench/**', 'scripts/**', 'examples/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // Folder directions (docs/architecture.md): the resolver maps our `./x.js` specifiers to `x.ts`.
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
+    },
+  },
+  ...folderDirectionBlocks(),
 );

@@ -5,7 +5,8 @@
 //   npm run build && node bench/admin-stats-cost.mjs
 import express from 'express';
 import process from 'node:process';
-import { adminRouter, HttpMcpServer } from '../dist/index.js';
+import { HttpMcpServer } from '../dist/index.js';
+import { adminRouter } from '../dist/public/admin.js';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const N = 2_000_000;

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DocumentSearchIndex, DocumentStore } from '../dist/index.js';
+import { DocumentSearchIndex, DocumentStore } from '../dist/public/documents.js';
 import { poolRows } from './lib/documents-pool.mjs';
 
 const [FILES = 10_000, RUNS = 5] = process.argv[2] === '--memory' ? [] : process.argv.slice(2).map(Number);

@@ -15,7 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { BaseMcpServer, MemoryTaskStore, TaskManager, defineTool } from '../dist/index.js';
+import { BaseMcpServer, defineTool } from '../dist/index.js';
+import { MemoryTaskStore, TaskManager } from '../dist/public/tasks.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const [N = 1000, ROUNDS = 5, RETAINED = 10_000, WORK_MS = 5] = process.argv.slice(2).map(Number);

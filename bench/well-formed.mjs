@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = mkdtempSync(path.join(os.tmpdir(), 'well-formed-bench-'));
 await build({
   cwd: root,
-  input: { 'well-formed': 'src/mcp/view/well-formed.ts' },
+  input: { 'well-formed': 'src/mcp/wire/well-formed.ts' },
   platform: 'node',
   logLevel: 'warn',
   output: { dir: out, format: 'esm', entryFileNames: '[name].mjs' },

@@ -12,13 +12,8 @@ import {
   type PartialToolResult,
 } from '@johannes.latzel/llm-chat';
 // #region imports
-import {
-  HttpMcpServer,
-  StdioMcpServer,
-  type McpServerObserver,
-  type ServerEventMap,
-  type SessionToolSetFactory,
-} from 'mcp-toolkit';
+import { HttpMcpServer, StdioMcpServer, type ServerEventMap } from 'mcp-toolkit';
+import type { McpServerObserver, SessionToolSetFactory } from 'mcp-toolkit/llm-chat';
 // #endregion imports
 
 // The app's llm-chat tools: unchanged by the migration.

@@ -6,15 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import { z } from 'zod';
-import {
-  FileToolStateStore,
-  HttpMcpServer,
-  ToolPackage,
-  adminRouter,
-  defineTool,
-  type ToolStateSnapshot,
-  type ToolStateStore,
-} from '../src/index.js';
+import { HttpMcpServer, ToolPackage, defineTool } from '../src/index.js';
+import { adminRouter } from '../src/public/admin.js';
+import { FileToolStateStore, type ToolStateSnapshot, type ToolStateStore } from '../src/public/state.js';
 
 // #region state
 const server = new HttpMcpServer(

@@ -5,7 +5,8 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { MemoryTaskStore, StdioMcpServer, UserError, defineTool, type TaskStore } from '../src/index.js';
+import { StdioMcpServer, UserError, defineTool } from '../src/index.js';
+import { MemoryTaskStore, type TaskStore } from '../src/public/tasks.js';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

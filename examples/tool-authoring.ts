@@ -10,11 +10,11 @@ import {
   ToolPackage,
   UserError,
   defineTool,
-  fromLlmChatTool,
   imageContent,
   resourceLink,
   type ToolContext,
 } from '../src/index.js';
+import { fromLlmChatTool } from '../src/public/llm-chat.js';
 
 // #region class-tool
 // 1. A class-based tool with zod arguments, annotations, a timeout and progress.

@@ -33,9 +33,13 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
 
 /**
  * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
- * loader about a millisecond at start-up (bench W0: the root import went from 11 files to 3).
+ * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `convert` holds what the conversion processes share with the server (converters, errors),
  * so a conversion process does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * The subpath entries (`src/public/`) stay out of it; the code they re-export is in `toolkit` (the
+ * CLI loads admin and cluster code lazily, and a chunk of their own would put rolldown's runtime
+ * helpers in one more file for every entry). Nothing the root loads imports an optional peer
+ * (`redis` is loaded by `importOptional()` on first use).
  * The worker's own module stays in its entry: its top level redirects stdout, which must never run
  * in a server process.
  */
@@ -47,7 +51,7 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
     priority: 1,
   },
 ];

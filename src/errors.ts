@@ -33,7 +33,8 @@ export type ToolkitErrorCode =
   /** Malformed task parameters or a foreign task cursor (see {@link TaskError}). */
   | 'INVALID_ARGUMENTS'
   /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
-  | 'INVALID_OPTIONS';
+  | 'INVALID_OPTIONS'
+  | 'MISSING_DEPENDENCY';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -78,6 +79,7 @@ export class DuplicateToolError extends ToolkitError {
   }
 }
 
+/** Thrown when a tool definition is unusable, e.g. an empty name or a malformed schema (code `INVALID_TOOL`). */
 export class InvalidToolError extends ToolkitError {
   constructor(message: string) {
     super('INVALID_TOOL', message);
@@ -388,5 +390,24 @@ export class TaskError extends ToolkitError {
     options?: { cause?: unknown },
   ) {
     super(code, message, options);
+  }
+}
+
+/**
+ * Thrown when a feature needs an optional peer dependency that is not installed (code
+ * `MISSING_DEPENDENCY`), e.g. `createCluster()` (from `mcp-toolkit/cluster`) without the `redis`
+ * package. `packageName` is the npm package to add; the message says how (`npm install redis`).
+ */
+export class MissingDependencyError extends ToolkitError {
+  constructor(
+    readonly packageName: string,
+    feature: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      'MISSING_DEPENDENCY',
+      `${feature} needs the "${packageName}" package, which is not installed: npm install ${packageName}`,
+      options,
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { MissingDependencyError } from './errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -25,3 +26,23 @@ export const nodeHttp = lazyRequire<typeof import('node:http')>('node:http');
 export const nodeHttps = lazyRequire<typeof import('node:https')>('node:https');
 /** `node:os` (~0.7 ms): host name, CPU count and home folder, read on first use. */
 export const nodeOs = lazyRequire<typeof import('node:os')>('node:os');
+
+/**
+ * Imports an optional peer dependency (ESM `import()`), for features that only a subpath needs.
+ * @param packageName - the npm package, e.g. `redis`.
+ * @param feature - what needs it, for the message, e.g. `createCluster()`.
+ * @throws MissingDependencyError (`MISSING_DEPENDENCY`, message ending `npm install <packageName>`)
+ *   when the package itself cannot be found; any other load error (a broken install) is rethrown.
+ */
+export async function importOptional<T>(packageName: string, feature: string): Promise<T> {
+  try {
+    return (await import(packageName)) as T;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const missing =
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      String((error as Error).message).includes(`'${packageName}'`);
+    if (missing) throw new MissingDependencyError(packageName, feature, { cause: error });
+    throw error;
+  }
+}

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DocumentStore, createDefaultConverters } from '../../dist/index.js';
+import { DocumentStore, createDefaultConverters } from '../../dist/public/documents.js';
 
 const REPEATS = 15;
 

@@ -2,7 +2,7 @@
 // the same servers as ours.mjs, plus adminRouter (HTTP: on the server's app; stdio: on an express
 // app that is never listened on, so only the statistics listener runs).
 import express from 'express';
-import { adminRouter } from '../../dist/index.js';
+import { adminRouter } from '../../dist/public/admin.js';
 import * as ours from './ours.mjs';
 
 const TOKEN = 'bench-admin-token-0123456789';

@@ -1,5 +1,6 @@
 // mcp-toolkit: HttpMcpServer (both eras on one endpoint) and StdioMcpServer.
-import { createCluster, defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
+import { defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
+import { createCluster } from '../../dist/public/cluster.js';
 import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };

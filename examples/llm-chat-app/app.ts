@@ -6,7 +6,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import express from 'express';
-import { HttpMcpServer, type HttpMcpServerOptions, type McpServerObserver } from 'mcp-toolkit';
+import { HttpMcpServer, type HttpMcpServerOptions } from 'mcp-toolkit';
+import type { McpServerObserver } from 'mcp-toolkit/llm-chat';
 import { Notebook, NotebookPackage, type Note } from './tools.js';
 
 /** Options of {@link NotesApp}: the HTTP options plus where the app's files are. */

@@ -1,5 +1,6 @@
 import type { RedisClientType } from 'redis';
 import { ClusterUnavailableError } from '../errors.js';
+import { importOptional } from '../lazy-module.js';
 import type { Logger } from '../logger.js';
 
 /** A node-redis client (the `redis` package, RESP3 by default), connected or not. */
@@ -68,8 +69,12 @@ export class RedisLink {
    */
   static async open(options: RedisLinkOptions): Promise<RedisLink> {
     const url = describe(options.redis);
-    // Loaded on first use: apps that never join a cluster do not pay for node-redis at import.
-    const { createClient } = await import('redis');
+    // Loaded on first use: apps that never join a cluster do not pay for node-redis at import, and
+    // need not install it (an optional peer dependency).
+    const { createClient } = await importOptional<typeof import('redis')>(
+      'redis',
+      'createCluster() (mcp-toolkit/cluster)',
+    );
     const command =
       typeof options.redis === 'string'
         ? (createClient({

@@ -1,5 +1,5 @@
 import type { CompleteResult } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../registry/request-context.js';
 
 /** At most this many values go into one `completion/complete` result (MCP "Completion": max 100 items). */
 export const MAX_COMPLETION_VALUES = 100;

@@ -1,104 +1,45 @@
 import path from 'node:path';
 import { type McpRequestContext, type Server, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
-import {
-  DocumentStore,
-  type DocumentResource,
-  type DocumentStoreView,
-  type SkippedDocument,
-} from '../documents/document-store.js';
+import type { DocumentResource, DocumentStoreView, SkippedDocument } from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
-import { requestStateCodec } from './server/request-state.js';
-import { createDefaultLogger, type Logger } from '../logger.js';
-import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
-import type { ToolStateStore } from '../state/tool-state-store.js';
+import type { Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
 import { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
-import type { RequestContext } from '../request-context.js';
-import type { RegisteredResource, ResourceConfig } from '../resources/resource.js';
-import type { ResourceContents } from '../resources/resource-contents.js';
+import type { RequestContext } from '../registry/request-context.js';
+import type { ResourceEntry, ResourceConfig } from '../resources/resource.js';
+import type { ResourceReadContents } from '../resources/resource-contents.js';
 import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
-import type { RegisteredResourceTemplate, ResourceTemplateConfig } from '../resources/resource-template.js';
+import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { folderTemplate } from '../documents/folder-template.js';
-import { disposeOnClose, makeSessionTools, type SessionToolsFactory } from './server/session-tools.js';
-import { fanOutModelChanges } from './server/change-fanout.js';
-import { LiveViews } from './server/live-views.js';
+import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
+import type { LiveViews } from './server/live-views.js';
+import { closeServerParts, createServerParts, type ServerParts } from './server-parts.js';
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
-import { UriResolver } from './server/uri-resolver.js';
 import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
-import { ServerEvents } from './server/server-events.js';
-import { ClusterLink } from './server/cluster-link.js';
+import type { ServerEvents } from './server/server-events.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
-import { ToolStateSync } from './server/tool-state-sync.js';
-import { attachObserver, type McpServerObserver } from './server/observer.js';
 import type { ServerInfo } from './server/server-info.js';
-import { createView, type ViewModel } from './view/view.js';
-import { createServerTasks, type TaskOptions } from './server/server-tasks.js';
+import { createView } from './view/view.js';
+import type { BaseMcpServerOptions } from './server/server-options.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 
 export type { ServerInfo } from './server/server-info.js';
-
-/** Options shared by every server class. */
-export interface BaseMcpServerOptions {
-  /** Where the toolkit logs (never stdout). Default: pino to stderr, level from `MCP_TOOLKIT_LOG_LEVEL` or `info`. */
-  logger?: Logger;
-  /** Document store to use (e.g. with custom converters or limits). Default: a new `DocumentStore()`. */
-  documents?: DocumentStore;
-  /**
-   * Per-session tools: called once for each long-lived view (a stdio connection, a legacy
-   * HTTP session) to give it its own tool instances, e.g. tools holding per-user state.
-   * Either a function `(session) => tools` (toolkit or llm-chat tools and packages) or the
-   * llm-chat-mcp form `{ create(): { tools, dispose() } }`. They are listed and called like
-   * registered tools (the disabled set applies; names must not clash with registered tools:
-   * clashing ones are skipped and logged); each instance's `dispose()`, then the set's
-   * `dispose()`, runs exactly once when the session ends. Session packages' instructions are
-   * not added to the server's `instructions`.
-   */
-  sessionTools?: SessionToolsFactory;
-  /**
-   * HMAC key (>= 32 bytes) sealing the 2026-07-28 multi-round-trip `requestState` used by
-   * `context.elicit()` / `context.sample()`. Default: random per process; give every
-   * process the same key when several processes serve one endpoint.
-   */
-  requestStateKey?: Uint8Array | string;
-  /** Entries per `resources/list` page; clients follow `nextCursor` (MCP pagination). Default 1000. */
-  resourcePageSize?: number;
-  /**
-   * Makes this server one replica of several serving one endpoint (see `createCluster()` and
-   * `docs/scaling.md`): the membership's tool-state store is used (unless `toolState` is given),
-   * its `requestStateKey` (unless `requestStateKey` is given), prompt/resource list changes and
-   * `sendResourceUpdated()` reach the clients of every replica, and legacy HTTP sessions are listed
-   * cluster-wide. `stop()` closes the membership.
-   */
-  cluster?: ClusterMembership;
-  /**
-   * Keeps the disabled set across restarts (and, with a pushing store, in step with other processes):
-   * loaded at `start()` (a saved set replaces the configured one; none saved stores it), saved after
-   * every change, pushes applied. See `docs/settings.md`. Default: a `MemoryToolStateStore`.
-   */
-  toolState?: ToolStateStore;
-  /** MCP tasks: the store (default in memory) and policy (TTL, limits, poll hint); see `docs/tasks.md`. */
-  tasks?: TaskOptions;
-  /**
-   * Monitoring callbacks for finished tool calls and client resource reads (llm-chat-mcp's
-   * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
-   */
-  observer?: McpServerObserver;
-}
+export type { BaseMcpServerOptions } from './server/server-options.js';
 
 /**
  * Abstract base of every MCP server in the toolkit (contract: `seeds/base-mcp-server-api.txt`).
  *
  * It owns the *model*: a {@link ToolRegistry} (every registered tool plus the disabled
- * set) and a {@link DocumentStore}. Each SDK server that talks to a client is a *view*
+ * set) and a `DocumentStore`. Each SDK server that talks to a client is a *view*
  * materialized from the model by {@link BaseMcpServer.createFreshMcpServer}; views read
  * the model on every request, so enabling/disabling a tool or registering a tool or a
  * document, before or after `start()`, reaches every live view and every view made
@@ -120,10 +61,8 @@ export abstract class BaseMcpServer {
   readonly prompts: PromptRegistryView;
   /** In-memory / computed resources and resource templates, read-only (shared by every view). */
   readonly resources: ResourceRegistryView;
-  readonly #store: DocumentStore;
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
-  readonly #uris: UriResolver;
   /** Toolkit diagnostics go here (stderr by default). */
   protected readonly logger: Logger;
   /** Every live view plus other change sinks; changes fan out through it. */
@@ -132,86 +71,39 @@ export abstract class BaseMcpServer {
   readonly events: ServerEvents;
   /** MCP tasks of every view (store, policy, running work); see `docs/tasks.md`. */
   readonly tasks: TaskManager;
-  readonly #model: ViewModel;
+  readonly #parts: ServerParts;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
-  readonly #toolState: ToolStateSync;
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
-  readonly #cluster?: ClusterLink;
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
   constructor(
     protected readonly serverInfo: ServerInfo,
     options: BaseMcpServerOptions = {},
   ) {
-    this.logger = options.logger ?? createDefaultLogger();
-    this.#store = options.documents ?? new DocumentStore();
-    this.#uris = new UriResolver(this.#resources, this.#store, this.logger);
+    const registries = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
+    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning);
+    ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
+    this.#sessionTools = options.sessionTools;
     // A file a folder scan leaves out for its size is named once in the log, never dropped silently.
     const leftOut = (file: SkippedDocument) =>
       this.logger.warn(
         { file: file.path, size: file.size, maxFileSizeBytes: file.maxFileSizeBytes },
         `left out ${file.name}: ${file.size} bytes, over the ${file.maxFileSizeBytes}-byte file size limit (maxFileSizeBytes)`,
       );
-    for (const file of this.#store.skipped()) leftOut(file);
-    this.#store.onSkip(leftOut);
+    for (const file of this.#parts.store.skipped()) leftOut(file);
+    this.#parts.store.onSkip(leftOut);
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
-    this.documents = readOnlyView<DocumentStoreView>(this.#store, DOCUMENTS_VIEW);
+    this.documents = readOnlyView<DocumentStoreView>(this.#parts.store, DOCUMENTS_VIEW);
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
     this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
-    const onError = (error: unknown) => this.logger.warn({ err: error }, 'MCP view error');
-    this.views = new LiveViews(onError);
-    this.events = new ServerEvents((error) => this.logger.error({ err: error }, 'server event listener threw'));
-    this.#sessionTools = options.sessionTools;
-    this.#toolState = new ToolStateSync(
-      options.toolState ?? options.cluster?.toolState ?? new MemoryToolStateStore(),
-      this.registry,
-      {
-        logger: this.logger,
-        events: this.events,
-      },
-    );
-    this.tasks = createServerTasks(
-      { ...options.tasks, store: options.tasks?.store ?? options.cluster?.tasks },
-      this.events,
-      onError,
-    );
-    if (options.observer) attachObserver(this.events, options.observer);
-    this.#model = {
-      serverInfo,
-      registry: this.registry,
-      documents: this.#store,
-      prompts: this.#prompts,
-      resources: this.#resources,
-      events: this.events,
-      calls: this.views.calls,
-      pageSize: options.resourcePageSize,
-      tasks: this.tasks,
-      requestState: requestStateCodec(options.requestStateKey ?? options.cluster?.requestStateKey),
-      onError,
-      instructions: () => {
-        const parts = [serverInfo.instructions, ...this.registry.instructions()].filter(Boolean);
-        return parts.length > 0 ? parts.join('\n\n') : undefined;
-      },
-    };
-    fanOutModelChanges(this.#model, this.views, this.events);
-    // A toggle made any way (server methods, tool handles) is saved; pushed remote changes are not
-    // saved back (ToolStateSync ignores changes while it applies one).
-    this.registry.onChange((change) => change.toggled.length > 0 && this.#toolState.changed());
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
-    if (options.cluster) {
-      const { views, events, prompts, resources, logger } = this;
-      this.#cluster = new ClusterLink(options.cluster, {
-        ...{ views, events, prompts, resources, logger },
-        isRunning: () => this.isRunning,
-      });
-    }
   }
 
   /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
   get cluster(): ClusterMembership | undefined {
-    return this.#cluster?.membership;
+    return this.#parts.cluster?.membership;
   }
 
   /**
@@ -251,19 +143,19 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
-    this.#toolState.changed(); // also for names not registered yet (no registry change event)
+    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
-    this.#toolState.changed(); // also for names not registered yet (no registry change event)
+    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
-    this.#toolState.changed(); // also for names not registered yet (no registry change event)
+    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
@@ -278,7 +170,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when a resource registered with `registerResource` has the file's URI.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    const document = this.#store.registerDocument(pathOrConfig);
+    const document = this.#parts.store.registerDocument(pathOrConfig);
     this.events.safeEmit('documentRegistered', { document });
     return document;
   }
@@ -294,9 +186,9 @@ export abstract class BaseMcpServer {
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
     const root = path.resolve(String((typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig?.path) ?? '')); // the store's key
-    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#store);
-    if (template) this.#uris.assertTemplateFree(template.uriTemplate); // before anything is registered
-    const documents = this.#store.registerFolder(pathOrConfig);
+    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#parts.store);
+    if (template) this.#parts.uris.assertTemplateFree(template.uriTemplate); // before anything is registered
+    const documents = this.#parts.store.registerFolder(pathOrConfig);
     for (const document of documents) this.events.safeEmit('documentRegistered', { document });
     if (template) {
       this.#folderTemplates.add(root);
@@ -336,8 +228,8 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when the URI is taken (by a resource or a registered document).
    * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
    */
-  registerResource(config: ResourceConfig): RegisteredResource {
-    if (typeof config?.uri === 'string') this.#uris.assertResourceFree(config.uri);
+  registerResource(config: ResourceConfig): ResourceEntry {
+    if (typeof config?.uri === 'string') this.#parts.uris.assertResourceFree(config.uri);
     return this.#resources.register(config);
   }
 
@@ -349,7 +241,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when a content document of that name exists.
    * @throws InvalidResourceError when `name` is empty or `content` is not a string or function.
    */
-  registerContentDocument(config: ContentDocumentConfig): RegisteredResource {
+  registerContentDocument(config: ContentDocumentConfig): ResourceEntry {
     return this.registerResource(contentDocumentResource(config));
   }
 
@@ -366,8 +258,8 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when the same URI template is registered.
    * @throws InvalidResourceError for a malformed template or configuration.
    */
-  registerResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
-    if (typeof config?.uriTemplate === 'string') this.#uris.assertTemplateFree(config.uriTemplate);
+  registerResourceTemplate(config: ResourceTemplateConfig): ResourceTemplateEntry {
+    if (typeof config?.uriTemplate === 'string') this.#parts.uris.assertTemplateFree(config.uriTemplate);
     return this.#resources.registerTemplate(config);
   }
 
@@ -386,7 +278,7 @@ export abstract class BaseMcpServer {
    */
   sendResourceUpdated(uri: string): void {
     this.views.resourceUpdated(uri);
-    this.#cluster?.resourceUpdated(uri);
+    this.#parts.cluster?.resourceUpdated(uri);
   }
 
   /**
@@ -398,8 +290,8 @@ export abstract class BaseMcpServer {
    * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
    *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
    */
-  async readResource(uri: string, context?: RequestContext): Promise<ResourceContents> {
-    return readResource(this.#model, uri, () => context ?? localRequestContext());
+  async readResource(uri: string, context?: RequestContext): Promise<ResourceReadContents> {
+    return readResource(this.#parts.model, uri, () => context ?? localRequestContext());
   }
 
   /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
@@ -419,19 +311,9 @@ export abstract class BaseMcpServer {
     } catch (error) {
       this.logger.error({ err: error }, 'onStop() failed; stopping anyway');
     }
-    // Calls still running are aborted (reason `shutdown`) and answered through their own
-    // result path, once each, before the transports close.
-    await this.views.abortInFlight();
     try {
-      await this.closeTransport();
+      await closeServerParts(this.#parts, () => this.closeTransport());
     } finally {
-      await this.views.closeAll();
-      await this.#toolState.close();
-      await this.tasks.stop();
-      await this.#cluster
-        ?.close()
-        .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));
-      await this.#store.close();
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }
@@ -454,12 +336,12 @@ export abstract class BaseMcpServer {
 
   /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
   flushToolState(): Promise<void> {
-    return this.#toolState.flush();
+    return this.#parts.toolState.flush();
   }
 
   /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
   protected async prepareStart(): Promise<void> {
-    await this.#toolState.start();
+    await this.#parts.toolState.start();
   }
 
   /** Subclasses call this at the end of a successful `start()`. */
@@ -491,7 +373,7 @@ export abstract class BaseMcpServer {
   protected createFreshMcpServer(context?: McpRequestContext): Server {
     const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
     const own = makeSessionTools(this.#sessionTools, session, this.registry, this.logger);
-    const { server } = createView(this.#model, own.tools);
+    const { server } = createView(this.#parts.model, own.tools);
     this.views.add(server);
     disposeOnClose(server, own, this.logger);
     return server;
@@ -502,6 +384,6 @@ export abstract class BaseMcpServer {
    * over HTTP) whose change notifications travel through the handler's notifier instead.
    */
   protected createRequestScopedServer(): Server {
-    return createView(this.#model).server;
+    return createView(this.#parts.model).server;
   }
 }

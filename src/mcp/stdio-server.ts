@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { ServerStateError } from '../errors.js';
 import { assertKnownOptions } from '../known-options.js';
-import { STDIO_OPTION_KEYS } from './server/option-keys.js';
+import { BASE_OPTION_NAMES } from './server/option-keys.js';
+import { optionKeys } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import type { ServerInfo } from './server/server-info.js';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './transports/stdio/outgoing-limit.js';
@@ -40,6 +41,17 @@ export interface StdioMcpServerOptions extends BaseMcpServerOptions {
   /** How long a liveness ping waits for its answer (ms). Default 10,000. */
   pingTimeoutMs?: number;
 }
+
+/** Every key of {@link StdioMcpServerOptions}. */
+const STDIO_OPTION_KEYS = optionKeys<StdioMcpServerOptions>()([
+  ...BASE_OPTION_NAMES,
+  'stdin',
+  'stdout',
+  'maxMessageBytes',
+  'stdinCloseGraceMs',
+  'pingIntervalMs',
+  'pingTimeoutMs',
+]);
 
 /**
  * Serves one MCP client over stdio (MCP "Transports / stdio"), in whichever era the

@@ -1,7 +1,7 @@
 import type { Icon, Prompt as WirePrompt, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { InvalidPromptError } from '../errors.js';
 import type { ToolContext } from '../registry/tool-context.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../registry/request-context.js';
 import { compilePromptArguments, type CompiledPromptArguments, type PromptArgumentsInput } from './prompt-arguments.js';
 import type { PromptReturn } from './prompt-result.js';
 

@@ -24,13 +24,13 @@ export type ResourceReadReturn =
   | { contents: readonly ResourceContentsInput[] };
 
 /** The `contents` of a `resources/read` result. */
-export type ResourceContents = ReadResourceResult['contents'];
+export type ResourceReadContents = ReadResourceResult['contents'];
 
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
-function toItem(item: ResourceContentsInput, uri: string, mimeType: string | undefined): ResourceContents[number] {
+function toItem(item: ResourceContentsInput, uri: string, mimeType: string | undefined): ResourceReadContents[number] {
   if (item === null || typeof item !== 'object')
     throw new TypeError(`read() returned an unsupported value for ${uri}.`);
   const meta = item._meta === undefined ? {} : { _meta: item._meta };
@@ -54,7 +54,7 @@ export function toResourceContents(
   value: ResourceReadReturn,
   uri: string,
   mimeType: string | undefined,
-): ResourceContents {
+): ResourceReadContents {
   if (typeof value === 'string') return [{ uri, mimeType: mimeType ?? 'text/plain', text: value }];
   if (value instanceof Uint8Array)
     return [{ uri, mimeType: mimeType ?? 'application/octet-stream', blob: base64(value) }];

@@ -2,10 +2,10 @@ import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/serve
 import { DuplicateResourceError } from '../errors.js';
 import { Listeners } from '../listeners.js';
 import { normalizeUri } from './uri-normalization.js';
-import { compileResource, type RegisteredResource, type ResourceConfig } from './resource.js';
+import { compileResource, type ResourceEntry, type ResourceConfig } from './resource.js';
 import {
   compileResourceTemplate,
-  type RegisteredResourceTemplate,
+  type ResourceTemplateEntry,
   type ResourceTemplateConfig,
   type TemplateVariables,
 } from './resource-template.js';
@@ -35,8 +35,8 @@ export type ResourceRegistryView = Pick<
  * `notifications/resources/list_changed`, once per change.
  */
 export class ResourceRegistry {
-  readonly #resources = new Map<string, RegisteredResource>();
-  readonly #templates = new Map<string, RegisteredResourceTemplate>();
+  readonly #resources = new Map<string, ResourceEntry>();
+  readonly #templates = new Map<string, ResourceTemplateEntry>();
   readonly #listeners = new Listeners<ResourceRegistryChange>();
   #listCache?: readonly Readonly<Resource>[];
   #templateListCache?: readonly Readonly<ResourceTemplateType>[];
@@ -46,7 +46,7 @@ export class ResourceRegistry {
    * @throws DuplicateResourceError when the URI is taken.
    * @throws InvalidResourceError when the configuration is unusable.
    */
-  register(config: ResourceConfig): RegisteredResource {
+  register(config: ResourceConfig): ResourceEntry {
     const resource = compileResource(config);
     const key = normalizeUri(resource.listed.uri);
     if (this.#resources.has(key)) throw new DuplicateResourceError(resource.listed.uri);
@@ -60,7 +60,7 @@ export class ResourceRegistry {
    * @throws DuplicateResourceError when the same URI template string is taken.
    * @throws InvalidResourceError when the configuration is unusable.
    */
-  registerTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
+  registerTemplate(config: ResourceTemplateConfig): ResourceTemplateEntry {
     const template = compileResourceTemplate(config);
     const key = normalizeUri(template.listed.uriTemplate);
     if (this.#templates.has(key)) throw new DuplicateResourceError(template.listed.uriTemplate, 'resource template');
@@ -84,12 +84,12 @@ export class ResourceRegistry {
   }
 
   /** The resource registered at this URI or an equivalent one (see `normalizeUri`). */
-  get(uri: string): RegisteredResource | undefined {
+  get(uri: string): ResourceEntry | undefined {
     return this.#resources.get(normalizeUri(uri));
   }
 
   /** The template registered with this URI template string or an equivalent one (as `completion/complete` refers to it). */
-  getTemplate(uriTemplate: string): RegisteredResourceTemplate | undefined {
+  getTemplate(uriTemplate: string): ResourceTemplateEntry | undefined {
     return this.#templates.get(normalizeUri(uriTemplate));
   }
 
@@ -98,7 +98,7 @@ export class ResourceRegistry {
    * URI is matched in its normal form (see `normalizeUri`, so `%7E` and `~` bind the same value),
    * then as given.
    */
-  match(uri: string): { template: RegisteredResourceTemplate; variables: TemplateVariables } | undefined {
+  match(uri: string): { template: ResourceTemplateEntry; variables: TemplateVariables } | undefined {
     const normal = normalizeUri(uri);
     for (const template of this.#templates.values()) {
       const variables = template.match(normal) ?? (normal === uri ? undefined : template.match(uri));
@@ -108,7 +108,7 @@ export class ResourceRegistry {
   }
 
   /** Every registered template in registration order. */
-  templates(): readonly RegisteredResourceTemplate[] {
+  templates(): readonly ResourceTemplateEntry[] {
     return [...this.#templates.values()];
   }
 

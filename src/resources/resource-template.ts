@@ -2,7 +2,7 @@ import { UriTemplate, type Resource, type ResourceTemplateType } from '@modelcon
 import { completeFromList, type CompleteFunction } from '../completions/completion.js';
 import { InvalidResourceError } from '../errors.js';
 import type { ResourceReadReturn } from './resource-contents.js';
-import { checkResourceBasics, listedMetadata, type ResourceContext, type ResourceMetadata } from './resource.js';
+import { checkResourceBasics, listedMetadata, type ResourceContext, type ResourceInfo } from './resource.js';
 import { normalizeUri, normalizeUriPart } from './uri-normalization.js';
 
 /**
@@ -17,7 +17,7 @@ export type TemplateVariables = Readonly<Record<string, string | string[]>>;
  * documents), offered in `resources/templates/list`, and its variables complete through
  * `completion/complete` with `ref: { type: 'ref/resource', uri: uriTemplate }`.
  */
-export interface ResourceTemplateConfig extends ResourceMetadata {
+export interface ResourceTemplateConfig extends ResourceInfo {
   /** RFC 6570 template with at least one `{variable}`; unique per server. */
   uriTemplate: string;
   /**
@@ -39,7 +39,7 @@ export interface ResourceTemplateConfig extends ResourceMetadata {
 }
 
 /** A registered template: its configuration, listing entry, URI matcher and completers. */
-export interface RegisteredResourceTemplate {
+export interface ResourceTemplateEntry {
   readonly config: ResourceTemplateConfig;
   readonly listed: Readonly<ResourceTemplateType>;
   /** The variables when `uri` matches the template, else `undefined`. */
@@ -72,7 +72,7 @@ function normalizeTemplateLiterals(uriTemplate: string): string {
  * @throws InvalidResourceError for a malformed template, one without variables, an empty
  *   name, a missing `read`, or a `complete` key that is not a template variable.
  */
-export function compileResourceTemplate(config: ResourceTemplateConfig): RegisteredResourceTemplate {
+export function compileResourceTemplate(config: ResourceTemplateConfig): ResourceTemplateEntry {
   const label = `Resource template ${JSON.stringify(config?.uriTemplate)}`;
   let template: UriTemplate;
   try {

@@ -1,13 +1,13 @@
 import type { Annotations, Icon, Resource } from '@modelcontextprotocol/server';
 import { InvalidResourceError } from '../errors.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceReadReturn } from './resource-contents.js';
 
 /** What a resource's `read` (and a template's `list` / `read`) receives about the request it serves. */
 export type ResourceContext = RequestContext;
 
 /** Fields shared by resources and resource templates (MCP `Resource` / `ResourceTemplate`). */
-export interface ResourceMetadata {
+export interface ResourceInfo {
   /** Short name shown in lists (required, non-empty). */
   name: string;
   /** Human-readable display name. */
@@ -29,7 +29,7 @@ export interface ResourceMetadata {
  * `resources/read` of `uri`, so the content is always current; call
  * `server.sendResourceUpdated(uri)` when it changes to tell subscribed clients.
  */
-export interface ResourceConfig extends ResourceMetadata {
+export interface ResourceConfig extends ResourceInfo {
   /** Absolute URI, e.g. `config://app` or `https://example.com/status` (RFC 3986). Unique per server. */
   uri: string;
   /** Size in bytes, when known (shown by clients; not enforced). */
@@ -39,13 +39,13 @@ export interface ResourceConfig extends ResourceMetadata {
 }
 
 /** A registered resource: its configuration and its frozen `resources/list` entry. */
-export interface RegisteredResource {
+export interface ResourceEntry {
   readonly config: ResourceConfig;
   readonly listed: Readonly<Resource>;
 }
 
 /** The listing fields of a resource or template, without `undefined` values. */
-export function listedMetadata(config: ResourceMetadata): Omit<Resource, 'uri'> {
+export function listedMetadata(config: ResourceInfo): Omit<Resource, 'uri'> {
   const entry: Omit<Resource, 'uri'> = { name: config.name };
   if (config.title !== undefined) entry.title = config.title;
   if (config.description !== undefined) entry.description = config.description;
@@ -57,7 +57,7 @@ export function listedMetadata(config: ResourceMetadata): Omit<Resource, 'uri'> 
 }
 
 /** Checks what resources and templates share: a non-empty name and a `read` function. */
-export function checkResourceBasics(config: ResourceMetadata & { read?: unknown }, label: string): void {
+export function checkResourceBasics(config: ResourceInfo & { read?: unknown }, label: string): void {
   if (typeof config.name !== 'string' || config.name.trim() === '') {
     throw new InvalidResourceError(`${label} needs a non-empty name.`);
   }
@@ -68,7 +68,7 @@ export function checkResourceBasics(config: ResourceMetadata & { read?: unknown 
  * Validates a resource configuration and builds its listing entry.
  * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
  */
-export function compileResource(config: ResourceConfig): RegisteredResource {
+export function compileResource(config: ResourceConfig): ResourceEntry {
   if (!config || typeof config.uri !== 'string' || !URL.canParse(config.uri)) {
     throw new InvalidResourceError(
       `Resource URI ${JSON.stringify(config?.uri)} is not an absolute URI (expected e.g. "config://app").`,

@@ -31,9 +31,9 @@ function countingConverter(): Converter & { calls: number } {
   };
 }
 
-/** Runs `script` (an ES module using the built package as `toolkit`) as an unprivileged user; its stdout. */
+/** Runs `script` (an ES module using the built `mcp-toolkit/documents` entry as `toolkit`) as an unprivileged user; its stdout. */
 function runUnprivileged(script: string, timeoutMs = 15_000): Promise<string> {
-  const toolkit = pathToFileURL(path.resolve('dist/index.js')).href;
+  const toolkit = pathToFileURL(path.resolve('dist/public/documents.js')).href;
   const source = `import * as toolkit from ${JSON.stringify(toolkit)};\n${script}`;
   const root = process.getuid?.() === 0;
   return new Promise((resolve, reject) => {

@@ -6,7 +6,7 @@ import {
   useCachedSseWriter,
 } from '../../src/mcp/sdk-internals/cached-sse-writer.js';
 import { checkQuietCallKeepalive } from '../../src/mcp/sdk-internals/quiet-call-keepalive.js';
-import { markSerializedOnce, responseArray, serializedOnce } from '../../src/mcp/view/serialized-once.js';
+import { markSerializedOnce, responseArray, serializedOnce } from '../../src/mcp/wire/serialized-once.js';
 
 type Writer = (
   controller: unknown,

@@ -10,7 +10,7 @@ import {
   RELATED_TASK_META_KEY,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { isPlainResultResponse, plainMessageKind } from '../../src/mcp/transports/json-rpc-shape.js';
+import { isPlainResultResponse, plainMessageKind } from '../../src/mcp/wire/json-rpc-shape.js';
 
 /** Asserts what the fast checks say about `value` agrees with the SDK's schemas. */
 function agreesWithSchemas(value: unknown): void {

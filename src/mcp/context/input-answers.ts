@@ -1,6 +1,7 @@
 import { UserError } from '../../errors.js';
 import { compileSchema, type CompiledSchema } from '../../registry/schema.js';
 import type { ElicitOptions } from '../../registry/tool-context.js';
+import { isPlainObject as isObject } from '../wire/plain-object.js';
 
 /** What a server-to-client request asks for, which decides its default key and its answer's shape. */
 export type InputKind = 'elicit' | 'sample' | 'roots';
@@ -11,9 +12,6 @@ export type InputKind = 'elicit' | 'sample' | 'roots';
  * 2026-07-28 the client retries, and bounds its own rounds (the v2 SDK client: 10).
  */
 export const MAX_INPUT_ATTEMPTS = 10;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether a client's answer has the shape of the result its request asked for. */
 const ANSWER_SHAPE: Record<InputKind, (answer: unknown) => boolean> = {

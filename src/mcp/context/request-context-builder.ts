@@ -1,5 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { RequestContext } from '../../request-context.js';
+import type { RequestContext } from '../../registry/request-context.js';
 import { buildToolContext, requestEra } from './tool-context-builder.js';
 
 /**

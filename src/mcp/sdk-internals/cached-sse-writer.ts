@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { markSerializedOnce, serializedOnce } from '../view/serialized-once.js';
+import { markSerializedOnce, serializedOnce } from '../wire/serialized-once.js';
+import { isPlainObject } from '../wire/plain-object.js';
 
 /** What the SDK's writer is given to encode with (a `TextEncoder`). */
 interface Encoder {
@@ -17,16 +18,12 @@ type SseWriter = (
 const PLACEHOLDER = '\u0000mcp-toolkit:serialized-once\u0000';
 const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The SSE frame the SDK would write for `message` (`event: message`, optional `id:`,
  * `data: <JSON>`), built around the cached JSON of a `result.tools` marked with
  * `markSerializedOnce`; undefined when the message carries no such value. The frame comes in
  * three parts (head, the cached bytes themselves, tail), enqueued one after the other: copying
- * ~200 KB into one buffer per `tools/list` at 1,000 tools was a tenth of the request's CPU (W4).
+ * the cached bytes into one buffer per `tools/list` costs CPU in proportion to the list (docs/performance.md, W4).
  * Nothing downstream detaches an enqueued chunk (a default `ReadableStream`, written to the
  * socket as it is), so the cached bytes are shared safely.
  */

@@ -5,7 +5,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { isPlainResultResponse, plainMessageKind } from '../transports/json-rpc-shape.js';
+import { isPlainResultResponse, plainMessageKind } from '../wire/json-rpc-shape.js';
 
 /**
  * The parts of the SDK's `StdioConnectionChannel` (2.4, private: the transport `serveStdio`

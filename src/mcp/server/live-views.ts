@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
 import { ToolCallAbortedError } from '../../errors.js';
-import { InFlightCalls } from '../view/in-flight-calls.js';
+import { InFlightCalls } from './in-flight-calls.js';
 
 /**
  * Something that can tell connected clients about a change: a long-lived view (its

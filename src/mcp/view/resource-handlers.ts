@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
 import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
-import type { RequestContext } from '../../request-context.js';
-import { toResourceContents, type ResourceContents } from '../../resources/resource-contents.js';
+import type { RequestContext } from '../../registry/request-context.js';
+import { toResourceContents, type ResourceReadContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { paginate } from './pagination.js';
@@ -76,7 +76,7 @@ export async function readResource(
   sources: Pick<ResourceSources, 'documents' | 'resources'>,
   uri: string,
   context: () => RequestContext,
-): Promise<ResourceContents> {
+): Promise<ResourceReadContents> {
   const resource = sources.resources.get(uri);
   if (resource) return toResourceContents(await resource.config.read(uri, context()), uri, resource.config.mimeType);
   if (sources.documents.get(uri)) return sources.documents.read(uri);

@@ -13,7 +13,7 @@ import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from 
 import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
-import type { InFlightCalls } from './in-flight-calls.js';
+import type { InFlightCalls } from '../server/in-flight-calls.js';
 import type { ViewTools } from './view-tools.js';
 
 /** What a view needs to run tool calls. */

@@ -9,8 +9,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { dispatchPlainMessagesDirectly } from '../sdk-internals/direct-dispatch.js';
 import { spareStdioChannelChecks } from '../sdk-internals/stdio-channel.js';
-import { invalidParamsError } from './invalid-params.js';
-import { wellFormed } from './well-formed.js';
+import { invalidParamsError } from '../wire/invalid-params.js';
+import { wellFormed } from '../wire/well-formed.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 

@@ -1,7 +1,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { ListedTool, Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
-import { markSerializedOnce, responseArray } from './serialized-once.js';
+import { markSerializedOnce, responseArray } from '../wire/serialized-once.js';
 
 /**
  * The tools one view offers: the shared registry plus this view's own per-session

@@ -5,7 +5,7 @@ import type { Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { installCompletionHandlers } from './completion-handlers.js';
-import type { InFlightCalls } from './in-flight-calls.js';
+import type { InFlightCalls } from '../server/in-flight-calls.js';
 import type { InputState } from '../context/input-rounds.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';

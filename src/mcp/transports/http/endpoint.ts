@@ -11,7 +11,7 @@ import type { Logger } from '../../../logger.js';
 import { checkSdkSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { ChangeSink } from '../../server/live-views.js';
-import type { InFlightCalls } from '../../view/in-flight-calls.js';
+import type { InFlightCalls } from '../../server/in-flight-calls.js';
 import { answerClientError } from './client-error.js';
 import { createModernLeg, eraRouter } from './era-router.js';
 import { authGuard, corsGuard, hostOriginGuard, methodGuard } from './guards.js';

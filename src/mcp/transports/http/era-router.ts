@@ -15,12 +15,9 @@ import { sendHeaderMismatch, toolCallHeaderRefusal } from './param-headers.js';
 import { headerValue as header } from './request-headers.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 import type { WebBridge } from './web-bridge.js';
+import { isPlainObject } from '../../wire/plain-object.js';
 
 const HANDSHAKE_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The common case decided without the SDK classifier's schema checks: a single

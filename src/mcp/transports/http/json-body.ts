@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { RequestHandler } from 'express';
-import { checkJsonRpcMessage } from '../json-rpc-shape.js';
+import { checkJsonRpcMessage } from '../../wire/json-rpc-shape.js';
 import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 
 /** Why a body was refused: the HTTP status and the JSON-RPC error to answer with. */

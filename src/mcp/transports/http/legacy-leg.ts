@@ -8,7 +8,7 @@ import {
 import type { AuthedRequest } from './guards.js';
 import { headerValue } from './request-headers.js';
 import { LegacySession, type LegacyTransportSettings } from './legacy-session.js';
-import { invalidInitializeResponse } from '../json-rpc-shape.js';
+import { invalidInitializeResponse } from '../../wire/json-rpc-shape.js';
 import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 import type { SessionMap } from './session-map.js';
 import type { WebBridge } from './web-bridge.js';

@@ -9,7 +9,7 @@ import {
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
 import { ToolCallAbortedError } from '../../../errors.js';
-import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../view/in-flight-calls.js';
+import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../server/in-flight-calls.js';
 import { startPinging, type PingSettings } from '../ping.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';

@@ -8,10 +8,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { Express } from 'express';
-import { assertKnownOptions } from '../../../known-options.js';
+import { assertKnownOptions, optionKeys } from '../../../known-options.js';
 import { resolvePing, type PingSettings } from '../ping.js';
-import type { BaseMcpServerOptions } from '../../mcp-server.js';
-import { HTTP_OPTION_KEYS, HTTPS_OPTION_KEYS } from '../../server/option-keys.js';
+import type { BaseMcpServerOptions } from '../../server/server-options.js';
+import { BASE_OPTION_NAMES } from '../../server/option-keys.js';
 import type { HttpSessionEvent, SessionLimitPolicy } from './session-map.js';
 
 /**
@@ -136,6 +136,46 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   /** Express app to mount on (routes you added before `start()` run before the MCP endpoint). Default: a new app. */
   app?: Express;
 }
+
+/** Every key of {@link HttpMcpServerOptions}. */
+const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([
+  ...BASE_OPTION_NAMES,
+  'host',
+  'port',
+  'path',
+  'https',
+  'stateless',
+  'sessionIdleTimeoutMs',
+  'maxSessions',
+  'sessionLimitPolicy',
+  'onSessionEvent',
+  'maxListenStreams',
+  'dnsRebindingProtection',
+  'allowedHosts',
+  'allowedOrigins',
+  'cors',
+  'authenticate',
+  'authChallenge',
+  'resourceMetadataUrl',
+  'maxRequestBodyBytes',
+  'healthPath',
+  'readyPath',
+  'keepAliveMs',
+  'pingIntervalMs',
+  'pingTimeoutMs',
+  'eventStore',
+  'app',
+]);
+
+/** Every key of {@link HttpsOptions}. */
+const HTTPS_OPTION_KEYS = optionKeys<HttpsOptions>()([
+  'key',
+  'cert',
+  'ca',
+  'passphrase',
+  'requestCert',
+  'rejectUnauthorized',
+]);
 
 /** The options after defaults were applied (internal). */
 export interface ResolvedHttpOptions {

@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { scanParamHeaders, type ParamHeaderDeclaration } from '../../../registry/param-header-rules.js';
+import { isPlainObject as isObject } from '../../wire/plain-object.js';
 
 /** One annotated property: its path through `properties` and its header name suffix. */
 export type ParamHeader = ParamHeaderDeclaration;
@@ -17,9 +18,6 @@ export const HEADER_MISMATCH = -32020;
 const declarationsCache = new WeakMap<object, readonly ParamHeader[]>();
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The `x-mcp-header` declarations of a tool input schema, found through chains of `properties`

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { RefusalResponse } from '../json-rpc-shape.js';
+import type { RefusalResponse } from '../../wire/json-rpc-shape.js';
 
 /**
  * JSON-RPC error codes the HTTP layer answers with (JSON-RPC 2.0 section 5.1, MCP Streamable

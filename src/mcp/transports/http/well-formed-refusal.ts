@@ -5,7 +5,7 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:d[89a-f][0-9a-f]{2})/gi;
  * Error responses the SDK builds itself, before any view runs (say, a 2026-07-28 header/body
  * mismatch that quotes the body's `params.uri`), can quote client input. `JSON.stringify` writes
  * a lone surrogate in it as a `\udXXX` escape, which strict decoders refuse; this rewrites those
- * escapes to U+FFFD, as views do for everything they send (`view/well-formed.ts`). Only JSON
+ * escapes to U+FFFD, as views do for everything they send (`wire/well-formed.ts`). Only JSON
  * responses with a status of 400 or more are read (small refusals); everything else passes
  * untouched, streams included.
  */

@@ -6,10 +6,10 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../json-rpc-shape.js';
+import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../../wire/json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
 import type { Logger } from '../../../logger.js';
-import { wellFormed } from '../../view/well-formed.js';
+import { wellFormed } from '../../wire/well-formed.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 

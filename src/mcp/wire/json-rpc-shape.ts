@@ -5,18 +5,15 @@ import {
   specTypeSchemas,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
-import { invalidParamsMessage } from '../view/invalid-params.js';
-import { wellFormed } from '../view/well-formed.js';
+import { invalidParamsMessage } from './invalid-params.js';
+import { wellFormed } from './well-formed.js';
+import { isPlainObject } from './plain-object.js';
 
 /** A JSON-RPC error response the transport sends for a message it could not accept. */
 export interface RefusalResponse {
   jsonrpc: '2.0';
   id: string | number | null;
   error: { code: number; message: string };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional). */

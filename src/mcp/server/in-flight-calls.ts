@@ -1,6 +1,10 @@
 import type { RequestId, Server } from '@modelcontextprotocol/server';
 import type { ToolCallAbortedError } from '../../errors.js';
-import type { CallAbort } from './call-abort.js';
+
+/** What a call in flight offers to be aborted (the view's `CallAbort`). */
+interface CallAbort {
+  abort(reason: ToolCallAbortedError): void;
+}
 
 /** How long {@link InFlightCalls.abort} waits for aborted calls to be answered (ms). */
 export const ABORT_SETTLE_MS = 2_000;

@@ -1,4 +1,4 @@
-import type { ToolContext } from './registry/tool-context.js';
+import type { ToolContext } from './tool-context.js';
 
 /**
  * What a prompt's `load`, a resource's `read`, a template's `list`/`read` and a completion

@@ -47,8 +47,8 @@ export function responseSource(value: object): readonly unknown[] | undefined {
  * The array to put into a response for a marked frozen array: a plain (extensible) copy, marked
  * as sharing the source's cached JSON. Why a copy: V8 (Node 20) has no fast path for
  * `Array.prototype.some` and its kin on a frozen array, and the SDK's `tools/list` encoder runs
- * `tools.some(...)` over every listed tool on every response (4x slower on the frozen array:
- * ~35-90 us per list at 1,000 tools, W4). A fresh copy per response (~1 us at 1,000 tools): the
+ * `tools.some(...)` over every listed tool on every response (several times slower on the frozen
+ * array; docs/performance.md, W4). A fresh copy per response is cheap, and needed: the
  * in-memory transport hands the response object itself to the client, so a shared copy would let
  * one client's `sort()` change what the others are sent.
  * Returns `value` itself when it is not marked.
