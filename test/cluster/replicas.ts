@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/c
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectClient, type ClientKind, type TestClient } from '../support/clients.js';
 import { messages, post } from '../e2e/http-helpers.js';
+import { HaproxyServer, RedisServer } from '../support/services.js';
 
 const noop = () => {};
 /** A logger that drops everything (the cluster's warnings are expected in these tests). */
@@ -159,4 +160,22 @@ export async function within(predicate: () => boolean | Promise<boolean>, what: 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return performance.now() - started;
+}
+
+/** The load-balancer config the docs ship and the tests run verbatim. */
+export const HAPROXY_CONFIG = fileURLToPath(new URL('../../examples/haproxy/haproxy.cfg', import.meta.url));
+
+/** A redis-server, three replica processes on it and HAProxy (the shipped config) in front of them. */
+export async function startBalancedCluster(
+  prefix: string,
+): Promise<{ redis: RedisServer; replicas: Replica[]; haproxy: HaproxyServer }> {
+  const redis = await RedisServer.start();
+  const replicas = await Promise.all(['r1', 'r2', 'r3'].map((id) => Replica.start(redis.url, prefix, id)));
+  const hostPort = (replica: Replica) => new URL(replica.url).host;
+  const haproxy = await HaproxyServer.start(HAPROXY_CONFIG, {
+    MCP_REPLICA_1: hostPort(replicas[0]!),
+    MCP_REPLICA_2: hostPort(replicas[1]!),
+    MCP_REPLICA_3: hostPort(replicas[2]!),
+  });
+  return { redis, replicas, haproxy };
 }
