@@ -1,5 +1,5 @@
 import { createDefaultLogger, type Logger } from '../logger.js';
-import type { ClusterMembership } from '../state/cluster-membership.js';
+import type { ClusterMembership, ClusterStatus } from '../state/cluster-membership.js';
 import { RedisChangeBus } from './redis-change-bus.js';
 import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
@@ -41,6 +41,8 @@ export interface ClusterOptions {
 
 /** A cluster membership on Redis; see {@link createCluster}. */
 export interface RedisCluster extends ClusterMembership {
+  status(): ClusterStatus;
+  onStatus(listener: (status: ClusterStatus) => void): () => void;
   readonly toolState: RedisToolStateStore;
   readonly changes: RedisChangeBus;
   readonly sessions: RedisSessionDirectory;
@@ -121,6 +123,24 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
   await tasks.open();
   const sessions = new RedisSessionDirectory(link, prefix, replicaId, options.heartbeatMs ?? 5_000, logger);
   sessions.start();
+  const watchers = new Set<(status: ClusterStatus) => void>();
+  let since = Date.now();
+  let reachable = link.isReady;
+  const status = (): ClusterStatus => ({
+    reachable,
+    since,
+    url: link.url,
+    unconfirmedChanges: toolState.unconfirmedChanges,
+    heldChanges: changes.heldChanges,
+  });
+  const flipped = (now: boolean) => {
+    if (now === reachable) return;
+    reachable = now;
+    since = Date.now();
+    const current = status();
+    for (const watcher of [...watchers]) watcher(current);
+  };
+  const removers = [link.onLost(() => flipped(false)), link.onReady(() => flipped(true))];
   let closing: Promise<void> | undefined;
   return {
     replicaId,
@@ -130,9 +150,14 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     tasks,
     requestStateKey,
     link,
+    status,
+    onStatus: (listener) => (watchers.add(listener), () => watchers.delete(listener)),
     close: () =>
       (closing ??= (async () => {
+        for (const remove of removers) remove();
+        watchers.clear();
         await toolState.close();
+        changes.close();
         await tasks.close();
         await sessions.close();
         await link.close();
