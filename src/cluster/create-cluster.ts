@@ -5,6 +5,7 @@ import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
 import { RedisTaskStore } from './redis-task-store.js';
 import { RedisToolStateStore } from './redis-tool-state-store.js';
+import { RedisRequestStateKeys } from './request-state-keys.js';
 import { nodeCrypto, nodeOs } from '../lazy-module.js';
 
 /** Options of {@link createCluster}. */
@@ -28,9 +29,9 @@ export interface ClusterOptions {
   readonly connectTimeoutMs?: number;
   /**
    * The key sealing 2026-07-28 `requestState` (>= 32 bytes; a string is taken as UTF-8). Default:
-   * one random key stored in Redis at `<prefix>:request-state-key` by the first replica and read by
-   * the others. With `onUnavailable: 'local'` and Redis down at start, a random per-process key is
-   * used (input rounds then do not cross replicas until a restart): pass one to avoid that.
+   * keys agreed through Redis, with no configuration, and kept across Redis restarts (see
+   * `RedisRequestStateKeys`): a round started on any replica continues on any other. Pass one
+   * only to pin it yourself (e.g. rounds that must survive restarting every replica at once).
    */
   readonly requestStateKey?: Uint8Array | string;
   /** Session-listing heartbeat period, in ms; a replica's sessions expire after 3 missed beats. Default 5000. */
@@ -53,25 +54,6 @@ export interface RedisCluster extends ClusterMembership {
 
 const MIN_KEY_BYTES = 32;
 
-/** The shared `requestState` key: created once (SET NX) by the first replica, read by the others. */
-async function sharedKey(link: RedisLink, prefix: string, logger: Logger): Promise<Uint8Array> {
-  if (link.isReady) {
-    const key = `${prefix}:request-state-key`;
-    try {
-      await link.command.set(key, nodeCrypto().randomBytes(MIN_KEY_BYTES).toString('base64'), { condition: 'NX' });
-      const stored = await link.command.get(key);
-      if (stored) return Buffer.from(stored, 'base64');
-    } catch (error) {
-      logger.warn({ err: error }, 'Reading the shared requestState key from Redis failed.');
-    }
-  }
-  logger.warn(
-    'Using a per-process requestState key: 2026-07-28 input rounds will not continue on other replicas. ' +
-      'Pass requestStateKey (CLI: MCP_TOOLKIT_REQUEST_STATE_KEY) to share one without Redis.',
-  );
-  return nodeCrypto().randomBytes(MIN_KEY_BYTES);
-}
-
 function toKey(key: Uint8Array | string): Uint8Array {
   const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
   if (bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestStateKey must be at least ${MIN_KEY_BYTES} bytes.`);
@@ -86,7 +68,7 @@ function toKey(key: Uint8Array | string): Uint8Array {
  *   replica, each telling its own clients once ({@link RedisToolStateStore});
  * - resource-updated and prompt/resource list-changed notifications raised by the app on one
  *   replica reach the clients of every replica ({@link RedisChangeBus});
- * - the 2026-07-28 `requestState` key, the same on every replica;
+ * - the 2026-07-28 `requestState` keys, agreed on by every replica and kept across Redis restarts;
  * - the legacy HTTP sessions of every replica, listed with expiry ({@link RedisSessionDirectory});
  * - MCP tasks ({@link RedisTaskStore}): a task started on one replica is polled, answered and
  *   cancelled on any other, and a cancel reaches the replica running the work.
@@ -115,13 +97,15 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     onUnavailable: options.onUnavailable ?? 'fail',
     logger,
   });
-  const requestStateKey = ownKey ?? (await sharedKey(link, prefix, logger));
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const keys = ownKey ? undefined : new RedisRequestStateKeys(link, prefix, logger, heartbeatMs);
+  await keys?.open();
   const toolState = new RedisToolStateStore(link, prefix, replicaId, logger);
   const changes = new RedisChangeBus(link, prefix, logger);
   await changes.open();
   const tasks = new RedisTaskStore(link, prefix, logger);
   await tasks.open();
-  const sessions = new RedisSessionDirectory(link, prefix, replicaId, options.heartbeatMs ?? 5_000, logger);
+  const sessions = new RedisSessionDirectory(link, prefix, replicaId, heartbeatMs, logger);
   sessions.start();
   const watchers = new Set<(status: ClusterStatus) => void>();
   let since = Date.now();
@@ -148,7 +132,8 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     changes,
     sessions,
     tasks,
-    requestStateKey,
+    requestStateKey: ownKey ?? keys!.current(),
+    ...(keys && { requestStateKeys: keys }),
     link,
     status,
     onStatus: (listener) => (watchers.add(listener), () => watchers.delete(listener)),
@@ -158,6 +143,7 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
         watchers.clear();
         await toolState.close();
         changes.close();
+        keys?.close();
         await tasks.close();
         await sessions.close();
         await link.close();

@@ -175,7 +175,9 @@ export abstract class BaseMcpServer {
       calls: this.views.calls,
       pageSize: options.resourcePageSize,
       tasks: this.tasks,
-      requestState: requestStateCodec(options.requestStateKey ?? options.cluster?.requestStateKey),
+      requestState: requestStateCodec(
+        options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,
+      ),
       onError,
       instructions: () => {
         const parts = [serverInfo.instructions, ...this.registry.instructions()].filter(Boolean);

@@ -23,8 +23,13 @@ export interface ClusterMembership {
   readonly changes: ChangeBus;
   readonly sessions: SessionDirectory;
   readonly tasks?: TaskStore;
-  /** >= 32 bytes, identical on every replica. */
+  /** >= 32 bytes, identical on every replica (the sealing key when the membership started). */
   readonly requestStateKey: Uint8Array;
+  /**
+   * When the keys can change while serving (e.g. agreed through Redis and kept across its
+   * restarts): the key to seal with now and every key to accept. Used instead of `requestStateKey`.
+   */
+  readonly requestStateKeys?: RequestStateKeys;
   /** Whether the shared backend answers, and what waits for it (the settings page shows it). */
   status?(): ClusterStatus;
   /** Calls `listener` with the new status each time the backend is lost or answers again. Returns its remover. */
@@ -48,4 +53,12 @@ export interface ClusterStatus {
   readonly unconfirmedChanges: number;
   /** Resource / list-changed notifications waiting to reach the other replicas' clients. */
   readonly heldChanges: number;
+}
+
+/** Keys sealing 2026-07-28 `requestState` that may change while a server runs (each >= 32 bytes). */
+export interface RequestStateKeys {
+  /** The key new `requestState` values are sealed with. */
+  current(): Uint8Array;
+  /** Every key an echoed `requestState` may be sealed with, `current()` first. */
+  all(): readonly Uint8Array[];
 }
