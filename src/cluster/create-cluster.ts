@@ -34,7 +34,11 @@ export interface ClusterOptions {
    * only to pin it yourself (e.g. rounds that must survive restarting every replica at once).
    */
   readonly requestStateKey?: Uint8Array | string;
-  /** Session-listing heartbeat period, in ms; a replica's sessions expire after 3 missed beats. Default 5000. */
+  /**
+   * Heartbeat period, in ms (default 5000): a replica's sessions leave the listing and its
+   * unfinished tasks become `failed` after 3 missed beats (tasks within 4 beats: the sweep runs
+   * every beat); the `requestState` keys are re-agreed every beat.
+   */
   readonly heartbeatMs?: number;
   /** Where cluster diagnostics go. Default: the toolkit's stderr logger. */
   readonly logger?: Logger;
@@ -103,7 +107,7 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
   const toolState = new RedisToolStateStore(link, prefix, replicaId, logger);
   const changes = new RedisChangeBus(link, prefix, logger);
   await changes.open();
-  const tasks = new RedisTaskStore(link, prefix, logger);
+  const tasks = new RedisTaskStore(link, prefix, logger, { replicaId, heartbeatMs });
   await tasks.open();
   const sessions = new RedisSessionDirectory(link, prefix, replicaId, heartbeatMs, logger);
   sessions.start();

@@ -48,8 +48,17 @@ export class Replica {
   }
 
   /** Starts a replica process; resolves once it listens. */
-  static async start(redisUrl: string, prefix: string, id: string, onUnavailable = 'fail'): Promise<Replica> {
-    const child = fork(FIXTURE, [redisUrl, prefix, id, onUnavailable], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  static async start(
+    redisUrl: string,
+    prefix: string,
+    id: string,
+    onUnavailable = 'fail',
+    env: Record<string, string> = {},
+  ): Promise<Replica> {
+    const child = fork(FIXTURE, [redisUrl, prefix, id, onUnavailable], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ...env },
+    });
     live.add(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
@@ -124,6 +133,7 @@ export async function modernRequest(
   method: string,
   params: Record<string, unknown> = {},
   capabilities: object = { elicitation: {} },
+  headers: Record<string, string> = {},
 ) {
   const name = (params.name ?? params.taskId) as string | undefined;
   const response = await post(
@@ -140,7 +150,7 @@ export async function modernRequest(
         },
       },
     },
-    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name && { 'Mcp-Name': name }) },
+    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name && { 'Mcp-Name': name }), ...headers },
   );
   const [message] = await messages(response);
   return message as { result?: Record<string, unknown>; error?: { code: number; message: string } };
