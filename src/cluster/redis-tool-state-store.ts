@@ -53,8 +53,8 @@ export class RedisToolStateStore implements ToolStateStore {
   #savedAt = 0;
   /** The disabled set last handed to the server (saved, loaded or pushed). */
   #applied = '';
-  /** Intents not yet confirmed by Redis (made while it was unreachable, or a failed write). */
-  #unconfirmed = 0;
+  /** This replica's intents not yet confirmed by Redis (made while it was unreachable, or a failed write). */
+  readonly #unconfirmed = new Map<string, Intent>();
   /** The highest stamp seen: new intents are stamped above it (hybrid logical clock). */
   #clock = 0;
   /** The next save stores configured defaults (stamp 0), not a change made by someone. */
@@ -82,7 +82,7 @@ export class RedisToolStateStore implements ToolStateStore {
 
   /** How many tool changes this replica acknowledged that Redis has not confirmed yet (0 when in step). */
   get unconfirmedChanges(): number {
-    return this.#unconfirmed;
+    return this.#unconfirmed.size;
   }
 
   /**
@@ -132,7 +132,7 @@ export class RedisToolStateStore implements ToolStateStore {
       for (const name of known) if (!wanted.has(name)) intents[name] = [0, stamp, this.replicaId];
     }
     this.#entries = mergeIntents(this.#entries, intents);
-    this.#unconfirmed += Object.keys(intents).length;
+    for (const [name, intent] of Object.entries(intents)) this.#unconfirmed.set(name, intent);
     this.#savedAt = Date.now();
     if (!(await this.#merge())) this.#version += 1; // offline: a local version above all we saw
     const snapshot = this.#snapshot();
@@ -170,7 +170,7 @@ export class RedisToolStateStore implements ToolStateStore {
     if (!this.link.isReady || this.#reconciling) return;
     try {
       const stored = await this.link.command.hGet(this.#key, 'version');
-      if (this.#unconfirmed > 0 || stored === null || Number(stored) !== this.#version) await this.reconcile();
+      if (this.#unconfirmed.size > 0 || stored === null || Number(stored) !== this.#version) await this.reconcile();
     } catch {
       // Redis went away meanwhile: the reconnect reconciles.
     }
@@ -180,7 +180,6 @@ export class RedisToolStateStore implements ToolStateStore {
   async #merge(): Promise<boolean> {
     if (!this.link.isReady) return false;
     const sent = this.#entries;
-    const unconfirmed = this.#unconfirmed;
     try {
       const reply = (await this.link.command.eval(MERGE_SCRIPT, {
         keys: [this.#key, this.#key],
@@ -192,8 +191,9 @@ export class RedisToolStateStore implements ToolStateStore {
           this.#instance,
         ],
       })) as [number, string, string, number];
-      // Intents made while the script ran stay unconfirmed and merge on top.
-      this.#unconfirmed -= unconfirmed;
+      // Intents made while the script ran were not sent: they stay unconfirmed and merge next.
+      for (const [name, intent] of this.#unconfirmed)
+        if (sent[name] && !newer(intent, sent[name])) this.#unconfirmed.delete(name);
       this.#learn(JSON.parse(String(reply[2])) as Intents, Number(reply[0]), this.#savedAt);
       return true;
     } catch (error) {
@@ -209,7 +209,7 @@ export class RedisToolStateStore implements ToolStateStore {
     const before = this.#entries;
     this.#learn(entries, message.version, message.savedAt);
     // We know intents the message lacks (ours, unconfirmed): merging decides, not arrival order.
-    if (this.#unconfirmed > 0 || Object.keys(before).some((name) => newer(before[name]!, entries[name]))) {
+    if (this.#unconfirmed.size > 0 || Object.keys(before).some((name) => newer(before[name]!, entries[name]))) {
       void this.reconcile();
     }
     this.#emitIfChanged();

@@ -17,8 +17,9 @@
  * after Redis restarted empty) and the result is the same whatever the order: no acknowledged
  * change is lost unless a later change of the same tool replaced it.
  *
- * When the merge changed the stored entries (or nothing was stored), the version becomes one
- * above both the stored one and `floor`, and the state is written and published. A hash written
+ * When the merge changed the stored entries (or nothing was stored, or the writer used a higher
+ * version offline), the version becomes one above both the stored one and `floor`, and the
+ * state is written and published. A hash written
  * by an older version of this store (no `entries`) is read as intents of stamp 0.
  * Returns {version, disabled JSON, entries JSON, changed (1|0)}.
  */
@@ -46,8 +47,8 @@ local d = '[]'
 if #names > 0 then d = cjson.encode(names) end
 local ej = '{}'
 if next(entries) ~= nil then ej = cjson.encode(entries) end
-if not changed then return {v, d, ej, 0} end
 local floor = tonumber(ARGV[2])
+if not changed and floor <= v then return {v, d, ej, 0} end
 if floor > v then v = floor end
 v = v + 1
 local s, o = ARGV[3], ARGV[4]

@@ -122,18 +122,24 @@ export class ToolStateSync {
     this.#running = false;
     const pending = this.#pendingRemote;
     this.#pendingRemote = undefined;
-    if (pending && pending.version > this.#version) this.#apply(pending);
+    if (pending && this.#newer(pending)) this.#apply(pending);
     else if (merged && merged.version >= this.#version) this.#apply(merged);
     for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   #remote(snapshot: ToolStateSnapshot): void {
-    if (!this.#active || snapshot.version <= this.#version) return;
+    if (!this.#active || !this.#newer(snapshot)) return;
     if (this.#running || this.#dirty) {
-      if (!this.#pendingRemote || snapshot.version > this.#pendingRemote.version) this.#pendingRemote = snapshot;
+      if (!this.#pendingRemote || snapshot.version >= this.#pendingRemote.version) this.#pendingRemote = snapshot;
       return;
     }
     this.#apply(snapshot);
+  }
+
+  /** A higher version, or the same version with another set (a store that merges changes learnt it). */
+  #newer(snapshot: ToolStateSnapshot): boolean {
+    if (snapshot.version !== this.#version) return snapshot.version > this.#version;
+    return keyOf([...snapshot.disabled].sort()) !== this.#savedKey;
   }
 
   #apply(snapshot: ToolStateSnapshot): void {
