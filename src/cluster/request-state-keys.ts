@@ -66,10 +66,12 @@ export class RedisRequestStateKeys implements RequestStateKeys {
     this.#timer.unref();
   }
 
+  /** The key to seal new `requestState` values with (the cluster's stored one once Redis answered). */
   current(): Uint8Array {
     return this.#current;
   }
 
+  /** Every key an echoed `requestState` may be sealed with, `current()` first (at most 16). */
   all(): readonly Uint8Array[] {
     return this.#all;
   }
@@ -80,6 +82,7 @@ export class RedisRequestStateKeys implements RequestStateKeys {
     return this.#syncing;
   }
 
+  /** Stops following the keys (the ones known keep working). */
   close(): void {
     clearInterval(this.#timer);
     this.#removeReady?.();
