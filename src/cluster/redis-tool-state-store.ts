@@ -2,7 +2,7 @@ import type { Logger } from '../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../state/tool-state-store.js';
 import type { RedisLink } from './redis-link.js';
 import { MERGE_SCRIPT } from './tool-state-scripts.js';
-import { disabledOf, mergeIntents, newer, type Intent, type Intents } from './tool-intents.js';
+import { disabledOf, emptyIntents, mergeIntents, newer, type Intent, type Intents } from './tool-intents.js';
 import { nodeCrypto } from '../lazy-module.js';
 
 /** A published write: the merged state plus the store instance that published it. */
@@ -47,7 +47,7 @@ export class RedisToolStateStore implements ToolStateStore {
   readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(snapshot: ToolStateSnapshot) => void>();
   /** Every intent this replica knows (merged from Redis, pushes and its own saves). */
-  #entries: Intents = {};
+  #entries: Intents = emptyIntents();
   /** The highest version seen in Redis or used by an offline save. */
   #version = 0;
   #savedAt = 0;
@@ -120,7 +120,7 @@ export class RedisToolStateStore implements ToolStateStore {
   async save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
     const wanted = new Set(disabled);
     const known = new Set(disabledOf(this.#entries));
-    const intents: Record<string, Intent> = {};
+    const intents = emptyIntents();
     if (this.#defaults) {
       // Configured defaults (the server's first save after an empty or failed load): stamp 0,
       // and only for names nobody toggled yet, so every real change wins over them.

@@ -15,7 +15,8 @@ export function newer(a: Intent, b: Intent | undefined): boolean {
 
 /** Per name the newer intent of `base` and `other` (commutative, idempotent: the Lua MERGE's rule). */
 export function mergeIntents(base: Intents, other: Intents): Intents {
-  const out: Record<string, Intent> = { ...base };
+  // Null prototype: a tool may be named "__proto__" (MCP names allow it).
+  const out: Record<string, Intent> = Object.assign(Object.create(null) as Record<string, Intent>, base);
   for (const [name, intent] of Object.entries(other)) if (newer(intent, out[name])) out[name] = intent;
   return out;
 }
@@ -25,4 +26,9 @@ export function disabledOf(entries: Intents): string[] {
   return Object.keys(entries)
     .filter((name) => entries[name]![0] === 1)
     .sort();
+}
+
+/** An empty intents object that takes any tool name as an own key (null prototype). */
+export function emptyIntents(): Record<string, Intent> {
+  return Object.create(null) as Record<string, Intent>;
 }

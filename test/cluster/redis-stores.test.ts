@@ -1,5 +1,5 @@
 // The Redis-backed cluster parts against a real redis-server: tool state shared and pushed,
-// reconciliation after an outage (last writer wins by version), the change bus, the shared
+// merges after an outage (per tool name, the later toggle wins; no change lost), the change bus, the shared
 // requestState key, the session listing with expiry, and start-up without Redis.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCluster, type RedisCluster } from '../../src/cluster/create-cluster.js';
@@ -129,11 +129,13 @@ describe('RedisToolStateStore', () => {
     const views = { a: [] as readonly string[], b: [] as readonly string[] };
     a.toolState.subscribe((s) => (views.a = s.disabled));
     b.toolState.subscribe((s) => (views.b = s.disabled));
-    const [sa, sb] = await Promise.all([a.toolState.save(['one']), b.toolState.save(['two'])]);
+    // "__proto__" is a valid MCP tool name: it must be an ordinary key of the stored intents.
+    const [sa, sb] = await Promise.all([a.toolState.save(['one', '__proto__']), b.toolState.save(['two'])]);
     // A save answers the merged set; the server applies it (and later pushes) in one setDisabled.
     if (sa.version >= sb.version) views.a = sa.disabled;
     else views.b = sb.disabled;
-    await until(() => views.a.join() === 'one,two' && views.b.join() === 'one,two', 'both to hold both', 5_000);
+    const both = (names: readonly string[]) => names.join() === '__proto__,one,two';
+    await until(() => both(views.a) && both(views.b), 'both to hold both', 5_000);
   });
 });
 
