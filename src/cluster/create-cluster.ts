@@ -1,10 +1,11 @@
 import { createDefaultLogger, type Logger } from '../logger.js';
-import type { ClusterMembership } from '../state/cluster-membership.js';
+import type { ClusterMembership, ClusterStatus } from '../state/cluster-membership.js';
 import { RedisChangeBus } from './redis-change-bus.js';
 import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
 import { RedisTaskStore } from './redis-task-store.js';
 import { RedisToolStateStore } from './redis-tool-state-store.js';
+import { RedisRequestStateKeys } from './request-state-keys.js';
 import { nodeCrypto, nodeOs } from '../lazy-module.js';
 
 /** Options of {@link createCluster}. */
@@ -28,12 +29,16 @@ export interface ClusterOptions {
   readonly connectTimeoutMs?: number;
   /**
    * The key sealing 2026-07-28 `requestState` (>= 32 bytes; a string is taken as UTF-8). Default:
-   * one random key stored in Redis at `<prefix>:request-state-key` by the first replica and read by
-   * the others. With `onUnavailable: 'local'` and Redis down at start, a random per-process key is
-   * used (input rounds then do not cross replicas until a restart): pass one to avoid that.
+   * keys agreed through Redis, with no configuration, and kept across Redis restarts (see
+   * `RedisRequestStateKeys`): a round started on any replica continues on any other. Pass one
+   * only to pin it yourself (e.g. rounds that must survive restarting every replica at once).
    */
   readonly requestStateKey?: Uint8Array | string;
-  /** Session-listing heartbeat period, in ms; a replica's sessions expire after 3 missed beats. Default 5000. */
+  /**
+   * Heartbeat period, in ms (default 5000): a replica's sessions leave the listing and its
+   * unfinished tasks become `failed` after 3 missed beats (tasks within 4 beats: the sweep runs
+   * every beat); the `requestState` keys are re-agreed every beat.
+   */
   readonly heartbeatMs?: number;
   /** Where cluster diagnostics go. Default: the toolkit's stderr logger. */
   readonly logger?: Logger;
@@ -41,6 +46,8 @@ export interface ClusterOptions {
 
 /** A cluster membership on Redis; see {@link createCluster}. */
 export interface RedisCluster extends ClusterMembership {
+  status(): ClusterStatus;
+  onStatus(listener: (status: ClusterStatus) => void): () => void;
   readonly toolState: RedisToolStateStore;
   readonly changes: RedisChangeBus;
   readonly sessions: RedisSessionDirectory;
@@ -50,25 +57,6 @@ export interface RedisCluster extends ClusterMembership {
 }
 
 const MIN_KEY_BYTES = 32;
-
-/** The shared `requestState` key: created once (SET NX) by the first replica, read by the others. */
-async function sharedKey(link: RedisLink, prefix: string, logger: Logger): Promise<Uint8Array> {
-  if (link.isReady) {
-    const key = `${prefix}:request-state-key`;
-    try {
-      await link.command.set(key, nodeCrypto().randomBytes(MIN_KEY_BYTES).toString('base64'), { condition: 'NX' });
-      const stored = await link.command.get(key);
-      if (stored) return Buffer.from(stored, 'base64');
-    } catch (error) {
-      logger.warn({ err: error }, 'Reading the shared requestState key from Redis failed.');
-    }
-  }
-  logger.warn(
-    'Using a per-process requestState key: 2026-07-28 input rounds will not continue on other replicas. ' +
-      'Pass requestStateKey (CLI: MCP_TOOLKIT_REQUEST_STATE_KEY) to share one without Redis.',
-  );
-  return nodeCrypto().randomBytes(MIN_KEY_BYTES);
-}
 
 function toKey(key: Uint8Array | string): Uint8Array {
   const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
@@ -84,7 +72,7 @@ function toKey(key: Uint8Array | string): Uint8Array {
  *   replica, each telling its own clients once ({@link RedisToolStateStore});
  * - resource-updated and prompt/resource list-changed notifications raised by the app on one
  *   replica reach the clients of every replica ({@link RedisChangeBus});
- * - the 2026-07-28 `requestState` key, the same on every replica;
+ * - the 2026-07-28 `requestState` keys, agreed on by every replica and kept across Redis restarts;
  * - the legacy HTTP sessions of every replica, listed with expiry ({@link RedisSessionDirectory});
  * - MCP tasks ({@link RedisTaskStore}): a task started on one replica is polled, answered and
  *   cancelled on any other, and a cancel reaches the replica running the work.
@@ -113,14 +101,34 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     onUnavailable: options.onUnavailable ?? 'fail',
     logger,
   });
-  const requestStateKey = ownKey ?? (await sharedKey(link, prefix, logger));
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
+  const keys = ownKey ? undefined : new RedisRequestStateKeys(link, prefix, logger, heartbeatMs);
+  await keys?.open();
   const toolState = new RedisToolStateStore(link, prefix, replicaId, logger);
   const changes = new RedisChangeBus(link, prefix, logger);
   await changes.open();
-  const tasks = new RedisTaskStore(link, prefix, logger);
+  const tasks = new RedisTaskStore(link, prefix, logger, { replicaId, heartbeatMs });
   await tasks.open();
-  const sessions = new RedisSessionDirectory(link, prefix, replicaId, options.heartbeatMs ?? 5_000, logger);
+  const sessions = new RedisSessionDirectory(link, prefix, replicaId, heartbeatMs, logger);
   sessions.start();
+  const watchers = new Set<(status: ClusterStatus) => void>();
+  let since = Date.now();
+  let reachable = link.isReady;
+  const status = (): ClusterStatus => ({
+    reachable,
+    since,
+    url: link.url,
+    unconfirmedChanges: toolState.unconfirmedChanges,
+    heldChanges: changes.heldChanges,
+  });
+  const flipped = (now: boolean) => {
+    if (now === reachable) return;
+    reachable = now;
+    since = Date.now();
+    const current = status();
+    for (const watcher of [...watchers]) watcher(current);
+  };
+  const removers = [link.onLost(() => flipped(false)), link.onReady(() => flipped(true))];
   let closing: Promise<void> | undefined;
   return {
     replicaId,
@@ -128,11 +136,18 @@ export async function createCluster(options: ClusterOptions): Promise<RedisClust
     changes,
     sessions,
     tasks,
-    requestStateKey,
+    requestStateKey: ownKey ?? keys!.current(),
+    ...(keys && { requestStateKeys: keys }),
     link,
+    status,
+    onStatus: (listener) => (watchers.add(listener), () => watchers.delete(listener)),
     close: () =>
       (closing ??= (async () => {
+        for (const remove of removers) remove();
+        watchers.clear();
         await toolState.close();
+        changes.close();
+        keys?.close();
         await tasks.close();
         await sessions.close();
         await link.close();

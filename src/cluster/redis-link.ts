@@ -40,6 +40,7 @@ export class RedisLink {
   readonly url: string;
   readonly #owned: RedisClient[] = [];
   readonly #readyListeners = new Set<() => void>();
+  readonly #lostListeners = new Set<() => void>();
   readonly #handlers = new Map<string, (message: string) => void>();
   readonly #subscribed = new Set<string>();
   /** Until the first connection, failures are reported by `open()`, not as a lost connection. */
@@ -122,6 +123,12 @@ export class RedisLink {
     return () => this.#readyListeners.delete(listener);
   }
 
+  /** Runs `listener` each time a connection is lost (once per outage); returns its remover. */
+  onLost(listener: () => void): () => void {
+    this.#lostListeners.add(listener);
+    return () => this.#lostListeners.delete(listener);
+  }
+
   /** Subscribes `handler` to `channel` (one handler per channel). Resolves once subscribed, or at once while down. */
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
     this.#handlers.set(channel, handler);
@@ -144,6 +151,7 @@ export class RedisLink {
     if (this.#closed) return;
     this.#closed = true;
     this.#readyListeners.clear();
+    this.#lostListeners.clear();
     await Promise.allSettled(this.#owned.map((client) => (client.isOpen ? client.close() : client.destroy())));
   }
 
@@ -152,8 +160,9 @@ export class RedisLink {
     this.#down = true;
     this.logger.warn(
       { err: error, redis: this.url },
-      'Redis connection lost: serving with the last known state; local changes are reconciled when it returns.',
+      'Redis connection lost: serving with the last known state; changes made here apply here now and are merged into the cluster when it returns.',
     );
+    for (const listener of [...this.#lostListeners]) listener();
   }
 
   async #ready(): Promise<void> {

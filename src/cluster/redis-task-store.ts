@@ -1,6 +1,7 @@
 import { ClusterUnavailableError, TaskError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { decodeCursor, encodeCursor, MemoryTaskStore } from '../tasks/memory-task-store.js';
+import { isTerminalTaskStatus } from '../tasks/task-store.js';
 import type {
   NewTaskRecord,
   TaskOutcome,
@@ -16,6 +17,25 @@ import { nodeCrypto } from '../lazy-module.js';
 
 /** How often a write retries after another process changed the same task first. */
 const MAX_ATTEMPTS = 8;
+
+/** How the store proves its process alive, so tasks of a dead process are failed (see the class notes). */
+export interface TaskLeaseOptions {
+  /** The replica's id, named in the failure of its tasks. */
+  readonly replicaId: string;
+  /** Lease refresh and sweep period, in ms; a lease lasts 3 periods. */
+  readonly heartbeatMs: number;
+}
+
+/** The JSON-RPC error a task gets when the process running it is gone (-32603, internal error). */
+export function ownerGoneError(replicaId: string, leaseMs: number) {
+  return {
+    code: -32603,
+    message:
+      `The replica running this task (${replicaId}) stopped: its lease was not renewed for ${leaseMs} ms, ` +
+      'so its work is lost. Start the task again.',
+    data: { reason: 'task_owner_gone', replicaId },
+  };
+}
 
 const isLive = (task: TaskRecord, now: number) => task.expiresAt === null || task.expiresAt > now;
 
@@ -33,6 +53,17 @@ const isLive = (task: TaskRecord, now: number) => task.expiresAt === null || tas
  *
  * Redis down: every method rejects with `ClusterUnavailableError` (task requests then fail with a
  * JSON-RPC error; plain tool calls are unaffected).
+ *
+ * Owner lease: the work of a task lives in the process that created it. That process holds a
+ * lease `<prefix>:lease:<instance>` (PX 3 x `heartbeatMs`, renewed every `heartbeatMs`) and
+ * lists its tasks in `<prefix>:tasks:runner:<instance>`. Every `heartbeatMs` each process sweeps
+ * the runners (`<prefix>:tasks:runners`) whose lease is gone: their tasks that are not terminal
+ * become `failed` with {@link ownerGoneError} (published like any change, so every waiter, e.g.
+ * a 2025-11-25 `tasks/result` on another replica, is answered). A task whose process died is
+ * therefore failed within 4 x `heartbeatMs` (20 s by default). A process sweeps only after it has
+ * been connected for a whole lease period, so live processes renew their leases first after an
+ * outage. A process that stalls longer than its lease loses its tasks the same way; its late
+ * result then changes nothing (terminal states are final).
  */
 export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
@@ -40,20 +71,38 @@ export class RedisTaskStore implements TaskStore {
   readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(event: TaskStoreEvent) => void>();
 
+  readonly #leaseMs: number;
+  #timer?: NodeJS.Timeout;
+  #connectedSince?: number;
+  readonly #removers: Array<() => void> = [];
+
   /** `now` is the clock (ms since the epoch); tests may pass a fake one. */
   constructor(
     private readonly link: RedisLink,
     prefix: string,
     private readonly logger: Logger,
+    private readonly lease: TaskLeaseOptions = { replicaId: 'replica', heartbeatMs: 5_000 },
     private readonly now: () => number = Date.now,
   ) {
     this.#prefix = prefix;
     this.#channel = `${prefix}:tasks`;
+    this.#leaseMs = lease.heartbeatMs * 3;
   }
 
-  /** Subscribes to changes made by other replicas; resolves at once while Redis is down. */
+  /** Subscribes to changes made by other replicas, takes the lease and starts the sweep; resolves at once while Redis is down. */
   async open(): Promise<void> {
     await this.link.subscribe(this.#channel, (text) => this.#received(text));
+    if (this.link.isReady) this.#connectedSince = Date.now();
+    this.#removers.push(
+      this.link.onReady(() => {
+        this.#connectedSince ??= Date.now();
+        void this.#beat();
+      }),
+      this.link.onLost(() => (this.#connectedSince = undefined)),
+    );
+    await this.#beat();
+    this.#timer = setInterval(() => void this.#beat(), this.lease.heartbeatMs);
+    this.#timer.unref();
   }
 
   async create(task: NewTaskRecord): Promise<TaskRecord> {
@@ -63,14 +112,22 @@ export class RedisTaskStore implements TaskStore {
       version: 1,
     });
     const event: TaskStoreEvent = { type: 'changed', task: record };
-    const created = await this.#eval(CREATE_TASK_SCRIPT, record.taskId, record.owner, [
-      JSON.stringify(record),
+    const created = await this.#eval(
+      CREATE_TASK_SCRIPT,
       record.taskId,
-      String(record.createdAt),
-      record.expiresAt === null ? '' : String(record.expiresAt),
-      this.#expiryMember(record),
-      this.#message([event]),
-    ]);
+      record.owner,
+      [
+        JSON.stringify(record),
+        record.taskId,
+        String(record.createdAt),
+        record.expiresAt === null ? '' : String(record.expiresAt),
+        this.#expiryMember(record),
+        this.#message([event]),
+        this.#instance,
+        this.lease.replicaId,
+      ],
+      [this.#runnerKey(this.#instance), this.#runnersKey()],
+    );
     if (Number(created) !== 1) throw new TaskError('SERVER_STATE', `Task id ${task.taskId} already exists.`);
     this.#emit([event]);
     return record;
@@ -138,9 +195,58 @@ export class RedisTaskStore implements TaskStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Stops delivering events. The connections belong to the cluster and are closed by it. */
+  /** Stops delivering events and renewing the lease (its tasks are left to the sweep of the others). */
   async close(): Promise<void> {
+    clearInterval(this.#timer);
+    for (const remove of this.#removers.splice(0)) remove();
     this.#listeners.clear();
+  }
+
+  /** Renews this process's lease, forgets its ended tasks, and fails the tasks of dead processes. */
+  async #beat(): Promise<void> {
+    if (!this.link.isReady) return;
+    const client = this.link.command;
+    try {
+      await client.set(this.#leaseKey(this.#instance), this.lease.replicaId, { PX: this.#leaseMs });
+      await this.#forgetEnded();
+      const since = this.#connectedSince;
+      if (since === undefined || Date.now() - since < this.#leaseMs) return;
+      for (const [runner, replicaId] of Object.entries(await client.hGetAll(this.#runnersKey()))) {
+        if (runner === this.#instance || (await client.exists(this.#leaseKey(runner)))) continue;
+        await this.#failRunner(runner, replicaId);
+      }
+    } catch (error) {
+      this.logger.debug({ err: error }, 'task lease heartbeat failed; retried');
+    }
+  }
+
+  /** Drops ended (terminal or gone) tasks from this process's runner set. */
+  async #forgetEnded(): Promise<void> {
+    const ids = await this.link.command.sMembers(this.#runnerKey(this.#instance));
+    if (ids.length === 0) return;
+    const texts = await this.link.command.mGet(ids.map((id) => this.#taskKey(id)));
+    const ended = ids.filter((_, i) => {
+      const text = texts[i];
+      return !text || isTerminalTaskStatus((JSON.parse(text) as TaskRecord).status);
+    });
+    if (ended.length > 0) await this.link.command.sRem(this.#runnerKey(this.#instance), ended);
+  }
+
+  /** Fails every unfinished task of a runner whose lease expired, then forgets the runner. */
+  async #failRunner(runner: string, replicaId: string): Promise<void> {
+    const ids = await this.link.command.sMembers(this.#runnerKey(runner));
+    for (const taskId of ids) {
+      const error = ownerGoneError(replicaId, this.#leaseMs);
+      await this.#change(taskId, undefined, async (store) => {
+        await store.update(taskId, { statusMessage: error.message });
+        return store.complete(taskId, { status: 'failed', error });
+      });
+    }
+    await this.link.command.multi().del(this.#runnerKey(runner)).hDel(this.#runnersKey(), runner).exec();
+    this.logger.warn(
+      { runner, replicaId, tasks: ids.length },
+      'A replica running tasks stopped renewing its lease: its unfinished tasks are failed.',
+    );
   }
 
   /**
@@ -188,8 +294,8 @@ export class RedisTaskStore implements TaskStore {
     return isLive(task, this.now()) ? Object.freeze(task) : undefined;
   }
 
-  #eval(script: string, taskId: string, owner: string, args: string[]): Promise<unknown> {
-    const keys = [this.#taskKey(taskId), this.#ownerKey(owner), `${this.#prefix}:tasks:expiry`, this.#channel];
+  #eval(script: string, taskId: string, owner: string, args: string[], more: string[] = []): Promise<unknown> {
+    const keys = [this.#taskKey(taskId), this.#ownerKey(owner), `${this.#prefix}:tasks:expiry`, this.#channel, ...more];
     return this.#run((client) => client.eval(script, { keys, arguments: args }));
   }
 
@@ -208,6 +314,18 @@ export class RedisTaskStore implements TaskStore {
         cause: error,
       });
     }
+  }
+
+  #leaseKey(instance: string): string {
+    return `${this.#prefix}:lease:${instance}`;
+  }
+
+  #runnerKey(instance: string): string {
+    return `${this.#prefix}:tasks:runner:${instance}`;
+  }
+
+  #runnersKey(): string {
+    return `${this.#prefix}:tasks:runners`;
   }
 
   #taskKey(taskId: string): string {

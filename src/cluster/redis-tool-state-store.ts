@@ -1,21 +1,18 @@
 import type { Logger } from '../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../state/tool-state-store.js';
 import type { RedisLink } from './redis-link.js';
-import { RECONCILE_SCRIPT, SAVE_SCRIPT } from './tool-state-scripts.js';
+import { MERGE_SCRIPT } from './tool-state-scripts.js';
+import { disabledOf, emptyIntents, mergeIntents, newer, type Intent, type Intents } from './tool-intents.js';
 import { nodeCrypto } from '../lazy-module.js';
 
-/** A snapshot plus the replica that wrote it (breaks ties between equal versions). */
-interface StoredState extends ToolStateSnapshot {
-  readonly origin: string;
-}
-
-/** A published write: the state plus the store instance that published it. */
-interface StateMessage extends StoredState {
+/** A published write: the merged state plus the store instance that published it. */
+interface StateMessage {
   readonly by: string;
+  readonly version: number;
+  readonly savedAt: number;
+  readonly entries?: Intents;
+  readonly disabled: readonly string[];
 }
-
-const sameSet = (a: ToolStateSnapshot, b: ToolStateSnapshot) => a.disabled.join('\0') === b.disabled.join('\0');
-const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
 function parseMessage(text: string): StateMessage | undefined {
   try {
@@ -29,26 +26,39 @@ function parseMessage(text: string): StateMessage | undefined {
 /**
  * A {@link ToolStateStore} in Redis, shared by every replica of a cluster (made by `createCluster()`).
  *
- * The disabled set is one hash `<prefix>:tool-state` {disabled, version, savedAt, origin}; every
- * save runs one Lua script that bumps the version and publishes the new state on the channel
- * `<prefix>:tool-state`, so each replica applies changes made elsewhere (and tells its own clients).
+ * What is stored is not a whole set but one *intent* per tool name (disable or enable, with a
+ * hybrid-logical stamp and the replica that made it); the disabled set is derived from them.
+ * A save turns the difference between the new set and the known one into intents and merges
+ * them into Redis with one Lua script (per name the newer intent wins), which bumps the version
+ * and publishes the merged state on `<prefix>:tool-state`; each replica applies it and tells its
+ * own clients.
  *
- * Redis down: `save()` never fails or waits; the set is kept as a local pending state with the
- * next version. When Redis returns, the pending (or last known) state is reconciled with the
- * stored one: last writer wins by (version, savedAt), and the winner is published so every
- * replica converges. `load()` while Redis is down returns `undefined` (the server keeps its
- * configured set, and that set loses against any state stored in Redis on reconciliation).
+ * Rule (docs/scaling.md): **every acknowledged change survives recovery** unless a later change of
+ * the same tool replaced it. Redis down: `save()` never fails or waits; the intents apply at
+ * once on this replica and are kept until Redis answers, then merged (after a reconnect, and
+ * every `resyncMs` while unconfirmed). Two replicas toggling different tools meanwhile both keep
+ * their change; the same tool toggled on both ends as the later of the two. Redis restarted
+ * empty is the same case: every replica merges what it knows, so the set is re-seeded whole.
+ * Configured defaults of a replica that never saw the cluster's state carry stamp 0: any real
+ * change wins over them.
  */
 export class RedisToolStateStore implements ToolStateStore {
   readonly #key: string;
   readonly #instance = nodeCrypto().randomUUID();
   readonly #listeners = new Set<(snapshot: ToolStateSnapshot) => void>();
-  /** The newest state this replica knows (loaded, saved, received). */
-  #known?: StoredState;
-  /** A state saved while Redis was unreachable, not yet reconciled. */
-  #pending?: StoredState;
-  /** True until this replica has seen the cluster's state (read or written it once). */
-  #weak = true;
+  /** Every intent this replica knows (merged from Redis, pushes and its own saves). */
+  #entries: Intents = emptyIntents();
+  /** The highest version seen in Redis or used by an offline save. */
+  #version = 0;
+  #savedAt = 0;
+  /** The disabled set last handed to the server (saved, loaded or pushed). */
+  #applied = '';
+  /** This replica's intents not yet confirmed by Redis (made while it was unreachable, or a failed write). */
+  readonly #unconfirmed = new Map<string, Intent>();
+  /** The highest stamp seen: new intents are stamped above it (hybrid logical clock). */
+  #clock = 0;
+  /** The next save stores configured defaults (stamp 0), not a change made by someone. */
+  #defaults = true;
   #reconciling?: Promise<void>;
   #removeReady?: () => void;
   #resync?: NodeJS.Timeout;
@@ -56,7 +66,7 @@ export class RedisToolStateStore implements ToolStateStore {
   /**
    * @param link - the replica's Redis connections.
    * @param prefix - key and channel prefix shared by the cluster.
-   * @param replicaId - this replica's id (stored as the writer's origin).
+   * @param replicaId - this replica's id (stored as the origin of its intents).
    * @param resyncMs - how often the stored version is compared with the known one, in ms: pub/sub
    *   drops messages sent while a subscriber reconnects, and this check repairs that.
    */
@@ -70,9 +80,16 @@ export class RedisToolStateStore implements ToolStateStore {
     this.#key = `${prefix}:tool-state`;
   }
 
+  /** How many tool changes this replica acknowledged that Redis has not confirmed yet (0 when in step). */
+  get unconfirmedChanges(): number {
+    return this.#unconfirmed.size;
+  }
+
   /**
    * Subscribes to changes, then reads the stored state: `undefined` when nothing was stored yet
-   * or Redis is unreachable (see the class notes).
+   * or Redis is unreachable (see the class notes). After `undefined`, the next `save()` is taken
+   * as the server's configured defaults (it saves them right away): they fill only names nobody
+   * has toggled.
    */
   async load(): Promise<ToolStateSnapshot | undefined> {
     await this.link.subscribe(this.#key, (text) => this.#received(text));
@@ -84,62 +101,60 @@ export class RedisToolStateStore implements ToolStateStore {
     if (!this.link.isReady) return undefined;
     try {
       const fields = await this.link.command.hGetAll(this.#key);
-      this.#weak = false;
       if (fields.version === undefined) return undefined;
-      const state: StoredState = {
-        disabled: sorted(JSON.parse(fields.disabled ?? '[]') as string[]),
-        version: Number(fields.version),
-        savedAt: Number(fields.savedAt ?? 0),
-        origin: fields.origin ?? '',
-      };
-      this.#learn(state);
-      return this.#snapshot(state);
+      this.#defaults = false;
+      const entries = fields.entries
+        ? (JSON.parse(fields.entries) as Intents)
+        : Object.fromEntries((JSON.parse(fields.disabled ?? '[]') as string[]).map((n) => [n, [1, 0, ''] as const]));
+      this.#learn(entries, Number(fields.version), Number(fields.savedAt ?? 0));
+      const snapshot = this.#snapshot();
+      this.#applied = snapshot.disabled.join('\0');
+      return snapshot;
     } catch (error) {
       this.logger.warn({ err: error }, 'Reading the tool state from Redis failed; starting with local state.');
       return undefined;
     }
   }
 
-  /** Stores the whole set (Redis up) or keeps it pending (Redis down). Never rejects. */
+  /** Merges the change into Redis (up) or keeps it as unconfirmed intents (down). Never rejects. */
   async save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
-    const names = sorted(disabled);
-    const savedAt = Date.now();
-    const floor = Math.max(this.#known?.version ?? 0, this.#pending?.version ?? 0);
-    if (this.link.isReady && !this.#pending) {
-      try {
-        const version = Number(
-          await this.link.command.eval(SAVE_SCRIPT, {
-            keys: [this.#key, this.#key],
-            arguments: [JSON.stringify(names), String(floor), String(savedAt), this.replicaId, this.#instance],
-          }),
-        );
-        const state: StoredState = { disabled: names, version, savedAt, origin: this.replicaId };
-        this.#weak = false;
-        this.#learn(state);
-        return this.#snapshot(state);
-      } catch (error) {
-        this.logger.debug({ err: error }, 'Saving the tool state to Redis failed; kept locally until it returns.');
-      }
+    const wanted = new Set(disabled);
+    const known = new Set(disabledOf(this.#entries));
+    const intents = emptyIntents();
+    if (this.#defaults) {
+      // Configured defaults (the server's first save after an empty or failed load): stamp 0,
+      // and only for names nobody toggled yet, so every real change wins over them.
+      this.#defaults = false;
+      for (const name of wanted) if (!this.#entries[name]) intents[name] = [1, 0, this.replicaId];
+    } else {
+      const stamp = (this.#clock = Math.max(Date.now(), this.#clock + 1));
+      for (const name of wanted) if (!known.has(name)) intents[name] = [1, stamp, this.replicaId];
+      for (const name of known) if (!wanted.has(name)) intents[name] = [0, stamp, this.replicaId];
     }
-    this.#pending = { disabled: names, version: floor + 1, savedAt, origin: this.replicaId };
-    this.#learn(this.#pending);
-    if (this.link.isReady) void this.reconcile();
-    return this.#snapshot(this.#pending);
+    this.#entries = mergeIntents(this.#entries, intents);
+    for (const [name, intent] of Object.entries(intents)) this.#unconfirmed.set(name, intent);
+    this.#savedAt = Date.now();
+    if (!(await this.#merge())) this.#version += 1; // offline: a local version above all we saw
+    const snapshot = this.#snapshot();
+    this.#applied = snapshot.disabled.join('\0');
+    return snapshot;
   }
 
-  /** Calls `listener` with every state stored by another replica (or won by one on reconciliation). */
+  /** Calls `listener` with every state stored by another replica (or merged from one on reconciliation). */
   subscribe(listener: (snapshot: ToolStateSnapshot) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
   /**
-   * Reconciles this replica's pending (or last known) state with Redis: last writer wins (see
-   * the class notes). Runs by itself after every reconnection; exposed for tests and tools.
-   * Never rejects; while Redis is down it does nothing.
+   * Merges everything this replica knows into Redis and hands a changed result to the server.
+   * Runs by itself after every reconnection and while changes are unconfirmed; exposed for
+   * tests and tools. Never rejects; while Redis is down it does nothing.
    */
   reconcile(): Promise<void> {
-    this.#reconciling ??= this.#reconcile().finally(() => (this.#reconciling = undefined));
+    this.#reconciling ??= this.#merge()
+      .then(() => this.#emitIfChanged())
+      .finally(() => (this.#reconciling = undefined));
     return this.#reconciling;
   }
 
@@ -150,81 +165,79 @@ export class RedisToolStateStore implements ToolStateStore {
     this.#listeners.clear();
   }
 
-  /** Anti-entropy: one HGET; reconciles when Redis holds another version than the one we know. */
+  /** Anti-entropy: one HGET; merges when Redis holds another version, or our changes are unconfirmed. */
   async #checkVersion(): Promise<void> {
     if (!this.link.isReady || this.#reconciling) return;
     try {
       const stored = await this.link.command.hGet(this.#key, 'version');
-      if (this.#pending || stored === null || Number(stored) !== this.#known?.version) await this.reconcile();
+      if (this.#unconfirmed.size > 0 || stored === null || Number(stored) !== this.#version) await this.reconcile();
     } catch {
       // Redis went away meanwhile: the reconnect reconciles.
     }
   }
 
-  async #reconcile(): Promise<void> {
-    const mine = this.#pending ?? this.#known;
-    if (!mine || !this.link.isReady) return;
+  /** One MERGE of every known intent; true when Redis answered. */
+  async #merge(): Promise<boolean> {
+    if (!this.link.isReady) return false;
+    const sent = this.#entries;
     try {
-      const reply = (await this.link.command.eval(RECONCILE_SCRIPT, {
+      const reply = (await this.link.command.eval(MERGE_SCRIPT, {
         keys: [this.#key, this.#key],
         arguments: [
-          JSON.stringify(mine.disabled),
-          String(mine.version),
-          String(mine.savedAt),
-          mine.origin,
+          JSON.stringify(sent),
+          String(this.#version),
+          String(this.#savedAt || Date.now()),
+          this.replicaId,
           this.#instance,
-          this.#weak ? '1' : '0',
         ],
-      })) as Array<string | number>;
-      if (this.#pending === mine) this.#pending = undefined;
-      this.#weak = false;
-      const [outcome, version] = [String(reply[0]), Number(reply[1])];
-      if (outcome === 'ours') this.#learn({ ...mine, version });
-      if (outcome === 'theirs') {
-        const state: StoredState = {
-          disabled: sorted(JSON.parse(String(reply[2])) as string[]),
-          version,
-          savedAt: Number(reply[3]),
-          origin: String(reply[4]),
-        };
-        this.#accept(state);
-      }
-      // A save made while this ran is pending again: reconcile it too.
-      if (this.#pending) setImmediate(() => void this.reconcile());
+      })) as [number, string, string, number];
+      // Intents made while the script ran were not sent: they stay unconfirmed and merge next.
+      for (const [name, intent] of this.#unconfirmed)
+        if (sent[name] && !newer(intent, sent[name])) this.#unconfirmed.delete(name);
+      this.#learn(JSON.parse(String(reply[2])) as Intents, Number(reply[0]), this.#savedAt);
+      return true;
     } catch (error) {
-      this.logger.debug({ err: error }, 'Reconciling the tool state with Redis failed; retried on reconnect.');
+      this.logger.debug({ err: error }, 'Merging the tool state into Redis failed; retried on reconnect.');
+      return false;
     }
   }
 
   #received(text: string): void {
     const message = parseMessage(text);
     if (!message || message.by === this.#instance) return;
-    if (this.#pending) {
-      // Ours is unreconciled: reconciliation decides (last writer wins), not arrival order.
+    const entries = message.entries ?? Object.fromEntries(message.disabled.map((n) => [n, [1, 0, ''] as const]));
+    const before = this.#entries;
+    this.#learn(entries, message.version, message.savedAt);
+    // We know intents the message lacks (ours, unconfirmed): merging decides, not arrival order.
+    if (this.#unconfirmed.size > 0 || Object.keys(before).some((name) => newer(before[name]!, entries[name]))) {
       void this.reconcile();
-      return;
     }
-    this.#accept(message);
+    this.#emitIfChanged();
   }
 
-  /** A state written elsewhere that is newer than ours: remember it and hand it to the server. */
-  #accept(state: StoredState): void {
-    const known = this.#known;
-    if (known && (state.version < known.version || (state.version === known.version && sameSet(state, known)))) return;
-    this.#learn(state);
-    const snapshot = this.#snapshot(state);
+  #learn(entries: Intents, version: number, savedAt: number): void {
+    this.#entries = mergeIntents(this.#entries, entries);
+    for (const [, stamp] of Object.values(entries)) this.#clock = Math.max(this.#clock, stamp);
+    if (version > this.#version) {
+      this.#version = version;
+      this.#savedAt = savedAt;
+    }
+  }
+
+  /** Hands the known set to the server when it differs from what the server last got. */
+  #emitIfChanged(): void {
+    const snapshot = this.#snapshot();
+    const key = snapshot.disabled.join('\0');
+    if (key === this.#applied) return;
+    this.#applied = key;
     for (const listener of [...this.#listeners]) listener(snapshot);
   }
 
-  #learn(state: StoredState): void {
-    if (!this.#known || state.version >= this.#known.version) this.#known = state;
-  }
-
-  #snapshot(state: StoredState): ToolStateSnapshot {
+  #snapshot(): ToolStateSnapshot {
     return Object.freeze({
-      disabled: Object.freeze([...state.disabled]),
-      version: state.version,
-      savedAt: state.savedAt,
+      disabled: Object.freeze(disabledOf(this.#entries)),
+      version: this.#version,
+      savedAt: this.#savedAt,
     });
   }
 }

@@ -5,9 +5,16 @@
 // (sorted set: score createdAt, member taskId, i.e. the list order), KEYS[3] the expiry index
 // (score expiresAt, member JSON [taskId, owner]), KEYS[4] the change channel.
 
-/** CREATE: ARGV record JSON, taskId, createdAt, expiresAt ('' for never), expiry member, message. 0 when the id exists. */
+/**
+ * CREATE: ARGV record JSON, taskId, createdAt, expiresAt ('' for never), expiry member, message,
+ * runner (the process running the work), its replica id. KEYS[5] the runner's set of tasks,
+ * KEYS[6] the hash of runners (runner -> replica id); both are read by the lease sweep.
+ * 0 when the id exists.
+ */
 export const CREATE_TASK_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('SADD', KEYS[5], ARGV[2])
+redis.call('HSET', KEYS[6], ARGV[7], ARGV[8])
 if ARGV[4] == '' then
   redis.call('SET', KEYS[1], ARGV[1])
 else

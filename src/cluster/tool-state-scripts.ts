@@ -1,60 +1,58 @@
-// Lua scripts of the Redis tool-state store: each runs atomically in Redis, so the stored
+// The Lua script of the Redis tool-state store: it runs atomically in Redis, so the stored
 // state, its version and the published message never disagree.
 //
-// The state is a hash {disabled (JSON array), version, savedAt, origin}; every write publishes
-// {"by", "version", "savedAt", "origin", "disabled"} on the store's channel.
-
-/** The message a write publishes (the same fields as the hash, plus who published it). */
-const MESSAGE = `'{"by":' .. cjson.encode(ARGV[5]) .. ',"version":' .. v .. ',"savedAt":' .. s .. ',"origin":' .. cjson.encode(o) .. ',"disabled":' .. d .. '}'`;
+// The state is a hash {entries, disabled, version, savedAt, origin}. `entries` is a JSON object
+// of one *intent* per tool name ever toggled: name -> [disabled (1|0), stamp, origin], where
+// `stamp` is the intent's hybrid-logical time (ms since the epoch, raised past every stamp the
+// writer had seen) and `origin` the replica that made it. `disabled` is the derived sorted
+// list of names whose intent is 1. Every write publishes
+// {"by", "version", "savedAt", "origin", "disabled", "entries"} on the store's channel.
 
 /**
- * SAVE: KEYS[1] state hash, KEYS[2] channel; ARGV disabled JSON, floor version, savedAt, origin, by.
- * The new version is one above both the stored one and `floor` (the highest version the writer
- * has seen), so versions keep growing even when Redis restarted empty. Returns the version.
+ * MERGE: KEYS[1] state hash, KEYS[2] channel; ARGV entries JSON (the writer's intents), floor
+ * version (the highest the writer has seen or used offline), savedAt, origin, by.
+ *
+ * Per tool name the newer intent wins: higher stamp, then higher origin. Merging is
+ * commutative and idempotent, so every replica may send everything it knows (after an outage,
+ * after Redis restarted empty) and the result is the same whatever the order: no acknowledged
+ * change is lost unless a later change of the same tool replaced it.
+ *
+ * When the merge changed the stored entries (or nothing was stored, or the writer used a higher
+ * version offline), the version becomes one above both the stored one and `floor`, and the
+ * state is written and published. A hash written
+ * by an older version of this store (no `entries`) is read as intents of stamp 0.
+ * Returns {version, disabled JSON, entries JSON, changed (1|0)}.
  */
-export const SAVE_SCRIPT = `
-local v = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+export const MERGE_SCRIPT = `
+local cur = redis.call('HMGET', KEYS[1], 'entries', 'version', 'disabled')
+local entries = {}
+if cur[1] then
+  entries = cjson.decode(cur[1])
+elseif cur[3] then
+  for _, name in ipairs(cjson.decode(cur[3])) do entries[name] = {1, 0, ''} end
+end
+local v = tonumber(cur[2] or '0')
+local changed = not cur[2]
+for name, e in pairs(cjson.decode(ARGV[1])) do
+  local c = entries[name]
+  if not c or e[2] > c[2] or (e[2] == c[2] and e[3] > c[3]) then
+    if not c or c[1] ~= e[1] or c[2] ~= e[2] or c[3] ~= e[3] then changed = true end
+    entries[name] = e
+  end
+end
+local names = {}
+for name, e in pairs(entries) do if e[1] == 1 then names[#names + 1] = name end end
+table.sort(names)
+local d = '[]'
+if #names > 0 then d = cjson.encode(names) end
+local ej = '{}'
+if next(entries) ~= nil then ej = cjson.encode(entries) end
 local floor = tonumber(ARGV[2])
+if not changed and floor <= v then return {v, d, ej, 0} end
 if floor > v then v = floor end
 v = v + 1
-local d, s, o = ARGV[1], ARGV[3], ARGV[4]
-redis.call('HSET', KEYS[1], 'disabled', d, 'version', v, 'savedAt', s, 'origin', o)
-redis.call('PUBLISH', KEYS[2], ${MESSAGE})
-return v`;
-
-/**
- * RECONCILE (after a reconnect): KEYS as SAVE; ARGV the replica's state disabled JSON, version,
- * savedAt, origin, by, weak ('1' when the replica never saw the cluster's state: it started while
- * Redis was down, so its state only fills an empty Redis). Last writer wins, ordered by
- * (version, savedAt, origin):
- * - nothing stored, or ours is newer: ours is written (at a version above the stored one) and
- *   published; returns {'ours', version};
- * - the stored state is newer (or ours is weak): returns {'theirs', version, disabled, savedAt,
- *   origin}; when its version is not above ours it is re-written one version above ours and
- *   published, so that every replica (ours included) sees a version above what it holds.
- * - the same state: {'same', version}.
- */
-export const RECONCILE_SCRIPT = `
-local cur = redis.call('HMGET', KEYS[1], 'disabled', 'version', 'savedAt', 'origin')
-local mv, ms, mo, md = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[1]
-local d, v, s, o
-if not cur[2] then
-  d, v, s, o = md, mv, ms, mo
-else
-  local cd, cv, cs, co = cur[1], tonumber(cur[2]), tonumber(cur[3] or '0'), cur[4] or ''
-  if cv == mv and cd == md then return {'same', cv} end
-  local oursNewer = ARGV[6] ~= '1' and (mv > cv or (mv == cv and (ms > cs or (ms == cs and mo > co))))
-  if not oursNewer then
-    if cv > mv then return {'theirs', cv, cd, cs, co} end
-    d, v, s, o = cd, mv + 1, cs, co
-    redis.call('HSET', KEYS[1], 'version', v)
-    redis.call('PUBLISH', KEYS[2], ${MESSAGE})
-    return {'theirs', v, d, s, o}
-  end
-  d, s, o = md, ms, mo
-  v = mv
-  if cv >= mv then v = cv + 1 end
-end
-redis.call('HSET', KEYS[1], 'disabled', d, 'version', v, 'savedAt', s, 'origin', o)
-redis.call('PUBLISH', KEYS[2], ${MESSAGE})
-return {'ours', v}`;
+local s, o = ARGV[3], ARGV[4]
+redis.call('HSET', KEYS[1], 'entries', ej, 'disabled', d, 'version', v, 'savedAt', s, 'origin', o)
+redis.call('PUBLISH', KEYS[2], '{"by":' .. cjson.encode(ARGV[5]) .. ',"version":' .. v .. ',"savedAt":' .. s ..
+  ',"origin":' .. cjson.encode(o) .. ',"disabled":' .. d .. ',"entries":' .. ej .. '}')
+return {v, d, ej, 1}`;

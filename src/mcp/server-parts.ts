@@ -71,7 +71,9 @@ export function createServerParts(
     calls: views.calls,
     pageSize: options.resourcePageSize,
     tasks,
-    requestState: requestStateCodec(options.requestStateKey ?? options.cluster?.requestStateKey),
+    requestState: requestStateCodec(
+      options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,
+    ),
     onError,
     instructions: () => {
       const parts = [serverInfo.instructions, ...registry.instructions()].filter(Boolean);

@@ -10,9 +10,10 @@ export { createCluster, type ClusterOptions, type RedisCluster } from '../cluste
 export { RedisToolStateStore } from '../cluster/redis-tool-state-store.js';
 export { RedisChangeBus } from '../cluster/redis-change-bus.js';
 export { RedisSessionDirectory } from '../cluster/redis-session-directory.js';
-export { RedisTaskStore } from '../cluster/redis-task-store.js';
+export { RedisTaskStore, type TaskLeaseOptions } from '../cluster/redis-task-store.js';
+export { RedisRequestStateKeys } from '../cluster/request-state-keys.js';
 export { RedisLink, type RedisClient } from '../cluster/redis-link.js';
 export { ClusterUnavailableError } from '../errors.js';
-export type { ClusterMembership } from '../state/cluster-membership.js';
+export type { ClusterMembership, ClusterStatus, RequestStateKeys } from '../state/cluster-membership.js';
 export type { ChangeBus, ClusterChange } from '../state/change-bus.js';
 export type { SessionDirectory, ClusterSessionInfo } from '../state/session-directory.js';

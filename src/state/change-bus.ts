@@ -15,8 +15,9 @@ export type ClusterChange =
  * publishes the changes its app raises and fans out, to its own clients, the changes the others
  * publish, so every client is told once whatever process the change started on.
  *
- * Delivery is best effort and at most once (like Redis pub/sub): a change published while the
- * bus is disconnected reaches only the local clients.
+ * Delivery is at most once per change and process. A change raised while the bus is
+ * disconnected reaches the local clients at once; a bus that can, holds it and publishes it when
+ * it reconnects (the Redis bus does), so other processes' clients are told late rather than never.
  */
 export interface ChangeBus {
   /** Sends `change` to the other processes. Never throws and never waits for the network. */

@@ -23,8 +23,42 @@ export interface ClusterMembership {
   readonly changes: ChangeBus;
   readonly sessions: SessionDirectory;
   readonly tasks?: TaskStore;
-  /** >= 32 bytes, identical on every replica. */
+  /** >= 32 bytes, identical on every replica (the sealing key when the membership started). */
   readonly requestStateKey: Uint8Array;
+  /**
+   * When the keys can change while serving (e.g. agreed through Redis and kept across its
+   * restarts): the key to seal with now and every key to accept. Used instead of `requestStateKey`.
+   */
+  readonly requestStateKeys?: RequestStateKeys;
+  /** Whether the shared backend answers, and what waits for it (the settings page shows it). */
+  status?(): ClusterStatus;
+  /** Calls `listener` with the new status each time the backend is lost or answers again. Returns its remover. */
+  onStatus?(listener: (status: ClusterStatus) => void): () => void;
   /** Leaves the cluster: stops heartbeats, removes this replica's sessions, closes connections. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A replica's view of its cluster backend (Redis), from {@link ClusterMembership.status}. */
+export interface ClusterStatus {
+  /** True while the backend answers; false while this replica serves with its last known state. */
+  readonly reachable: boolean;
+  /** When `reachable` last changed (or the membership started), ms since the epoch. */
+  readonly since: number;
+  /** The backend's address, without a password (e.g. `redis://10.0.0.5:6379`). */
+  readonly url: string;
+  /**
+   * Tool toggles this replica acknowledged that the backend has not confirmed yet: they apply
+   * here now and are merged into the shared state when it answers (docs/scaling.md).
+   */
+  readonly unconfirmedChanges: number;
+  /** Resource / list-changed notifications waiting to reach the other replicas' clients. */
+  readonly heldChanges: number;
+}
+
+/** Keys sealing 2026-07-28 `requestState` that may change while a server runs (each >= 32 bytes). */
+export interface RequestStateKeys {
+  /** The key new `requestState` values are sealed with. */
+  current(): Uint8Array;
+  /** Every key an echoed `requestState` may be sealed with, `current()` first. */
+  all(): readonly Uint8Array[];
 }

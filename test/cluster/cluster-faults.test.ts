@@ -2,10 +2,13 @@
 // Redis lost while three replica processes serve: every replica keeps serving (tool calls never
 // fail because of Redis), a toggle made on replica 1 meanwhile reaches its own clients at once,
 // and when redis-server is back on the same port every replica converges on it, each client
-// told exactly once. Also: a replica started while Redis is down ('local') joins it later.
+// told exactly once. Also: a replica started while Redis is down ('local') joins it later; and
+// changes acknowledged on two replicas during an outage (different tools, a resource update)
+// all survive it, while each replica reports Redis unreachable and what waits for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/clients.js';
 import { RedisServer } from '../support/services.js';
+import type { ClusterStatus } from '../../src/state/cluster-membership.js';
 import { connectSpread, Replica, toolNamesAt, within } from './replicas.js';
 
 const PREFIX = 'faults-test';
@@ -26,6 +29,16 @@ afterAll(async () => {
   await redis?.stop();
 }, 30_000);
 
+/** Stops redis-server and waits until every replica has noticed. */
+async function stopRedis() {
+  await redis.stop();
+  await within(
+    async () => (await Promise.all(replicas.map((r) => r.call<boolean>('redisReady')))).every((ready) => !ready),
+    'every replica to notice Redis is gone',
+    10_000,
+  );
+}
+
 describe('Redis outage while serving', () => {
   it('keeps serving, applies the toggle locally, converges when Redis returns; no call fails', async () => {
     const failures: unknown[] = [];
@@ -44,12 +57,7 @@ describe('Redis outage while serving', () => {
       }),
     );
 
-    await redis.stop();
-    await within(
-      async () => (await Promise.all(replicas.map((r) => r.call<boolean>('redisReady')))).every((ready) => !ready),
-      'every replica to notice Redis is gone',
-      10_000,
-    );
+    await stopRedis();
     await replicas[0]!.call('disable', 'echo');
     const own = clients.filter(({ replica }) => replica === replicas[0]);
     await Promise.all(own.map(({ client }) => client.toolsChanged.waitFor(1, 5_000)));
@@ -83,5 +91,37 @@ describe('Redis outage while serving', () => {
     // the newcomer's defaults (it never saw the cluster's state).
     await within(async () => !(await toolNamesAt(late.url)).includes('echo'), 'r4 to adopt the cluster state', 15_000);
     expect(await toolNamesAt(replicas[0]!.url)).not.toContain('echo');
+  }, 60_000);
+
+  it('changes acknowledged on two replicas during an outage all survive it; status says Redis is unreachable', async () => {
+    const uri = 'memo://shared-note';
+    const watcher = clients.find(({ replica }) => replica === replicas[2])!.client;
+    await watcher.subscribe(uri);
+    await stopRedis();
+    await replicas[1]!.call('disable', 'slow');
+    await replicas[2]!.call('disable', 'ask_name');
+    await replicas[1]!.call('resourceUpdated', uri);
+    const down = await replicas[1]!.call<ClusterStatus>('clusterStatus');
+    expect(down).toMatchObject({ reachable: false, unconfirmedChanges: 1, heldChanges: 1, url: redis.url });
+    expect(await toolNamesAt(replicas[1]!.url)).toEqual(['whoami', 'ask_name']);
+    expect(await toolNamesAt(replicas[2]!.url)).toEqual(['whoami', 'slow']);
+    expect(watcher.resourceUpdated.count).toBe(0); // told when Redis is back, not lost
+
+    await redis.restart(); // empty: every replica merges what it knows
+    await within(
+      async () =>
+        (await Promise.all(replicas.map((r) => toolNamesAt(r.url)))).every((names) => names.join() === 'whoami'),
+      'every replica to hold both changes',
+      15_000,
+    );
+    await watcher.resourceUpdated.waitFor(1, 10_000);
+    await within(
+      async () =>
+        (await Promise.all(replicas.map((r) => r.call<ClusterStatus>('clusterStatus')))).every(
+          (status) => status.reachable && status.unconfirmedChanges === 0 && status.heldChanges === 0,
+        ),
+      'every replica to report Redis reachable with nothing waiting',
+      10_000,
+    );
   }, 60_000);
 });

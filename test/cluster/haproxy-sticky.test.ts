@@ -5,15 +5,13 @@
 // sessions land on every replica, and every request of a session reaches the replica that holds
 // it (any other replica would answer 404).
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../support/clients.js';
-import { HaproxyServer, RedisServer } from '../support/services.js';
-import { Replica, within } from './replicas.js';
+import type { HaproxyServer, RedisServer } from '../support/services.js';
+import { HAPROXY_CONFIG, startBalancedCluster, type Replica, within } from './replicas.js';
 
-const CONFIG = fileURLToPath(new URL('../../examples/haproxy/haproxy.cfg', import.meta.url));
 const CLIENTS = 30;
 
 let redis: RedisServer;
@@ -22,14 +20,7 @@ let replicas: Replica[] = [];
 const clients: TestClient[] = [];
 
 beforeAll(async () => {
-  redis = await RedisServer.start();
-  replicas = await Promise.all(['r1', 'r2', 'r3'].map((id) => Replica.start(redis.url, 'sticky-test', id)));
-  const hostPort = (replica: Replica) => new URL(replica.url).host;
-  haproxy = await HaproxyServer.start(CONFIG, {
-    MCP_REPLICA_1: hostPort(replicas[0]!),
-    MCP_REPLICA_2: hostPort(replicas[1]!),
-    MCP_REPLICA_3: hostPort(replicas[2]!),
-  });
+  ({ redis, replicas, haproxy } = await startBalancedCluster('sticky-test'));
 }, 60_000);
 
 afterAll(async () => {
@@ -42,7 +33,7 @@ afterAll(async () => {
 describe('HAProxy with the documented sticky-session config', () => {
   it('docs/scaling.md shows the tested config verbatim', () => {
     const doc = readFileSync(new URL('../../docs/scaling.md', import.meta.url), 'utf8');
-    expect(doc).toContain(readFileSync(CONFIG, 'utf8').trim());
+    expect(doc).toContain(readFileSync(HAPROXY_CONFIG, 'utf8').trim());
   });
 
   it('spreads legacy sessions over the replicas and keeps every request of a session on its replica', async () => {

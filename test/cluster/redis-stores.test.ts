@@ -1,6 +1,6 @@
 // @needs redis-server
 // The Redis-backed cluster parts against a real redis-server: tool state shared and pushed,
-// reconciliation after an outage (last writer wins by version), the change bus, the shared
+// merges after an outage (per tool name, the later toggle wins; no change lost), the change bus, the shared
 // requestState key, the session listing with expiry, and start-up without Redis.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCluster, type RedisCluster } from '../../src/cluster/create-cluster.js';
@@ -44,12 +44,23 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** Two replicas of a fresh cluster, each with its tool state loaded. */
+async function twoLoaded() {
+  const prefix = `t${++prefixes}`;
+  const [a, b] = [await join(prefix), await join(prefix)];
+  // As a server does: load, then save its configured defaults when nothing was stored.
+  for (const replica of [a, b]) if (!(await replica.toolState.load())) await replica.toolState.save([]);
+  return { prefix, a, b };
+}
+
 describe('RedisToolStateStore', () => {
   it('shares the disabled set: saves are pushed to the other replicas only, a later replica loads it', async () => {
     const prefix = `t${++prefixes}`;
     const [a, b] = [await join(prefix), await join(prefix)];
     expect(await a.toolState.load()).toBeUndefined();
     expect(await b.toolState.load()).toBeUndefined();
+    await a.toolState.save([]); // what a server does then: store its defaults (here: none)
+    await b.toolState.save([]);
     const seenA: ToolStateSnapshot[] = [];
     const seenB: ToolStateSnapshot[] = [];
     a.toolState.subscribe((s) => seenA.push(s));
@@ -71,10 +82,7 @@ describe('RedisToolStateStore', () => {
   });
 
   it('Redis restarted empty while a replica toggled: the newer version wins and reaches everyone', async () => {
-    const prefix = `t${++prefixes}`;
-    const [a, b] = [await join(prefix), await join(prefix)];
-    await a.toolState.load();
-    await b.toolState.load();
+    const { prefix, a, b } = await twoLoaded();
     const base = await a.toolState.save(['one']);
     const seenB: ToolStateSnapshot[] = [];
     b.toolState.subscribe((s) => seenB.push(s));
@@ -90,11 +98,8 @@ describe('RedisToolStateStore', () => {
     expect((await c.toolState.load())?.disabled).toEqual(['one', 'two']);
   });
 
-  it('two replicas toggled during the outage: one state wins everywhere (last writer by version)', async () => {
-    const prefix = `t${++prefixes}`;
-    const [a, b] = [await join(prefix), await join(prefix)];
-    await a.toolState.load();
-    await b.toolState.load();
+  it('two replicas toggled during the outage: both changes survive; the same tool ends as its later toggle', async () => {
+    const { prefix, a, b } = await twoLoaded();
     await a.toolState.save(['x']);
     await until(async () => (await b.toolState.load())?.disabled.join() === 'x', 'B to know x');
     const views = { a: ['x'] as readonly string[], b: ['x'] as readonly string[] };
@@ -103,12 +108,35 @@ describe('RedisToolStateStore', () => {
 
     await redis.stop();
     await until(() => !a.link.isReady && !b.link.isReady, 'both to see Redis gone');
-    views.a = (await a.toolState.save(['a-only'])).disabled;
+    views.a = (await a.toolState.save(['a-only', 'x'])).disabled;
+    expect(a.toolState.unconfirmedChanges).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    views.b = (await b.toolState.save(['b-only'])).disabled; // same version, saved later: wins
-    await redis.restart();
-    await until(() => views.a.join() === views.b.join(), 'A and B to converge', 10_000);
-    expect(views.a).toEqual(['b-only']);
+    views.b = (await b.toolState.save(['b-only'])).disabled; // also enables x, later than A's save
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    views.a = (await a.toolState.save(['a-only'])).disabled; // A enables x later still
+    await redis.restart(); // empty: both replicas merge what they know
+    await until(
+      () => views.a.join() === 'a-only,b-only' && views.b.join() === 'a-only,b-only',
+      'A and B to merge',
+      10_000,
+    );
+    expect(a.toolState.unconfirmedChanges + b.toolState.unconfirmedChanges).toBe(0);
+    const c = await join(prefix);
+    expect((await c.toolState.load())?.disabled).toEqual(['a-only', 'b-only']);
+  });
+
+  it('toggles of different tools on two replicas at the same moment both survive (Redis up)', async () => {
+    const { a, b } = await twoLoaded();
+    const views = { a: [] as readonly string[], b: [] as readonly string[] };
+    a.toolState.subscribe((s) => (views.a = s.disabled));
+    b.toolState.subscribe((s) => (views.b = s.disabled));
+    // "__proto__" is a valid MCP tool name: it must be an ordinary key of the stored intents.
+    const [sa, sb] = await Promise.all([a.toolState.save(['one', '__proto__']), b.toolState.save(['two'])]);
+    // A save answers the merged set; the server applies it (and later pushes) in one setDisabled.
+    if (sa.version >= sb.version) views.a = sa.disabled;
+    else views.b = sb.disabled;
+    const both = (names: readonly string[]) => names.join() === '__proto__,one,two';
+    await until(() => both(views.a) && both(views.b), 'both to hold both', 5_000);
   });
 });
 

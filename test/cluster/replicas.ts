@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/c
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connectClient, type ClientKind, type TestClient } from '../support/clients.js';
 import { messages, post } from '../e2e/http-helpers.js';
+import { HaproxyServer, RedisServer } from '../support/services.js';
 
 const noop = () => {};
 /** A logger that drops everything (the cluster's warnings are expected in these tests). */
@@ -47,8 +48,17 @@ export class Replica {
   }
 
   /** Starts a replica process; resolves once it listens. */
-  static async start(redisUrl: string, prefix: string, id: string, onUnavailable = 'fail'): Promise<Replica> {
-    const child = fork(FIXTURE, [redisUrl, prefix, id, onUnavailable], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  static async start(
+    redisUrl: string,
+    prefix: string,
+    id: string,
+    onUnavailable = 'fail',
+    env: Record<string, string> = {},
+  ): Promise<Replica> {
+    const child = fork(FIXTURE, [redisUrl, prefix, id, onUnavailable], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: { ...process.env, ...env },
+    });
     live.add(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4_000)));
@@ -123,6 +133,7 @@ export async function modernRequest(
   method: string,
   params: Record<string, unknown> = {},
   capabilities: object = { elicitation: {} },
+  headers: Record<string, string> = {},
 ) {
   const name = (params.name ?? params.taskId) as string | undefined;
   const response = await post(
@@ -139,7 +150,7 @@ export async function modernRequest(
         },
       },
     },
-    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name && { 'Mcp-Name': name }) },
+    { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': method, ...(name && { 'Mcp-Name': name }), ...headers },
   );
   const [message] = await messages(response);
   return message as { result?: Record<string, unknown>; error?: { code: number; message: string } };
@@ -159,4 +170,22 @@ export async function within(predicate: () => boolean | Promise<boolean>, what: 
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return performance.now() - started;
+}
+
+/** The load-balancer config the docs ship and the tests run verbatim. */
+export const HAPROXY_CONFIG = fileURLToPath(new URL('../../examples/haproxy/haproxy.cfg', import.meta.url));
+
+/** A redis-server, three replica processes on it and HAProxy (the shipped config) in front of them. */
+export async function startBalancedCluster(
+  prefix: string,
+): Promise<{ redis: RedisServer; replicas: Replica[]; haproxy: HaproxyServer }> {
+  const redis = await RedisServer.start();
+  const replicas = await Promise.all(['r1', 'r2', 'r3'].map((id) => Replica.start(redis.url, prefix, id)));
+  const hostPort = (replica: Replica) => new URL(replica.url).host;
+  const haproxy = await HaproxyServer.start(HAPROXY_CONFIG, {
+    MCP_REPLICA_1: hostPort(replicas[0]!),
+    MCP_REPLICA_2: hostPort(replicas[1]!),
+    MCP_REPLICA_3: hostPort(replicas[2]!),
+  });
+  return { redis, replicas, haproxy };
 }

@@ -1,6 +1,7 @@
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import { nodeCrypto } from '../../lazy-module.js';
 import type { InputState } from '../context/input-rounds.js';
+import type { RequestStateKeys } from '../../state/cluster-membership.js';
 
 /** Binds a sealed `requestState` to the method and the authenticated client that minted it. */
 const bind = (ctx: ServerContext) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`;
@@ -12,12 +13,39 @@ const bind = (ctx: ServerContext) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo
  * the SDK reaches for Web Crypto when it makes a codec (about 3 ms of start-up, bench W0) and
  * most servers never mint a `requestState`.
  */
-export function requestStateCodec(key: Uint8Array | string | undefined): RequestStateCodec<InputState> {
+export function requestStateCodec(
+  key: Uint8Array | string | RequestStateKeys | undefined,
+): RequestStateCodec<InputState> {
+  if (typeof key === 'object' && 'current' in key) return keyringCodec(key);
   if (key !== undefined) return createRequestStateCodec<InputState>({ key, bind });
   let codec: RequestStateCodec<InputState> | undefined;
   const made = () => (codec ??= createRequestStateCodec<InputState>({ key: nodeCrypto().randomBytes(32), bind }));
   return {
     mint: (payload, ctx) => made().mint(payload, ctx),
     verify: (state, ctx) => made().verify(state, ctx),
+  };
+}
+
+/** Seals with the ring's current key, accepts any of its keys (a cluster whose key changed). */
+function keyringCodec(keys: RequestStateKeys): RequestStateCodec<InputState> {
+  const codecs = new WeakMap<Uint8Array, RequestStateCodec<InputState>>();
+  const codec = (key: Uint8Array) => {
+    let made = codecs.get(key);
+    if (!made) codecs.set(key, (made = createRequestStateCodec<InputState>({ key, bind })));
+    return made;
+  };
+  return {
+    mint: (payload, ctx) => codec(keys.current()).mint(payload, ctx),
+    verify: async (state, ctx) => {
+      let first: unknown;
+      for (const key of keys.all()) {
+        try {
+          return await codec(key).verify(state, ctx);
+        } catch (error) {
+          first ??= error;
+        }
+      }
+      throw first;
+    },
   };
 }

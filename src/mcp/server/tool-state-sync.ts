@@ -22,6 +22,7 @@ const keyOf = (names: readonly string[]) => names.join('\0');
  * - Pushed snapshots (the store's `subscribe`) newer than what we know are applied to the
  *   set in one `setDisabled` (so clients are told once); while a local save is pending the
  *   newest push waits and is applied afterwards only if the store's version moved past ours.
+ * - A save answered with another set (a store that merges changes made elsewhere) applies it.
  */
 export class ToolStateSync {
   #active = false;
@@ -92,6 +93,7 @@ export class ToolStateSync {
   async #run(): Promise<void> {
     this.#running = true;
     let attempted: string | undefined; // a set that just failed is retried by the next change, not in a loop
+    let merged: ToolStateSnapshot | undefined; // a store that merges may answer another set than the one saved
     while (this.#dirty) {
       this.#dirty = false;
       const names = this.target.disabledNames();
@@ -102,6 +104,7 @@ export class ToolStateSync {
         const saved = await this.store.save(names);
         this.#savedKey = key;
         this.#version = Math.max(this.#version, saved.version);
+        merged = keyOf(saved.disabled) === key ? undefined : saved;
       } catch (error) {
         const failure =
           error instanceof ToolStateError
@@ -119,17 +122,24 @@ export class ToolStateSync {
     this.#running = false;
     const pending = this.#pendingRemote;
     this.#pendingRemote = undefined;
-    if (pending && pending.version > this.#version) this.#apply(pending);
+    if (pending && this.#newer(pending)) this.#apply(pending);
+    else if (merged && merged.version >= this.#version) this.#apply(merged);
     for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   #remote(snapshot: ToolStateSnapshot): void {
-    if (!this.#active || snapshot.version <= this.#version) return;
+    if (!this.#active || !this.#newer(snapshot)) return;
     if (this.#running || this.#dirty) {
-      if (!this.#pendingRemote || snapshot.version > this.#pendingRemote.version) this.#pendingRemote = snapshot;
+      if (!this.#pendingRemote || snapshot.version >= this.#pendingRemote.version) this.#pendingRemote = snapshot;
       return;
     }
     this.#apply(snapshot);
+  }
+
+  /** A higher version, or the same version with another set (a store that merges changes learnt it). */
+  #newer(snapshot: ToolStateSnapshot): boolean {
+    if (snapshot.version !== this.#version) return snapshot.version > this.#version;
+    return keyOf([...snapshot.disabled].sort()) !== this.#savedKey;
   }
 
   #apply(snapshot: ToolStateSnapshot): void {
