@@ -15,6 +15,7 @@ import {
 import {
   HttpMcpServer,
   StdioMcpServer,
+  fromLlmChatTool,
   type McpServerObserver,
   type ServerEventMap,
   type SessionToolSetFactory,
@@ -125,8 +126,16 @@ const stdio = new StdioMcpServer({ name: 'my-app', version: '1.0.0' }, { observe
 stdio.registerTool(new TimePackage());
 // #endregion stdio
 
+// #region timeouts
+// Every tool without its own limit gets 30 s; this one gets 5 s (and a title).
+const limited = new StdioMcpServer({ name: 'my-app', version: '1.0.0' }, { defaultToolTimeoutMs: 30_000 });
+limited.registerTool(new TimePackage());
+limited.registerTool(fromLlmChatTool(new ScratchpadTool(), { timeoutMs: 5_000, title: 'Scratchpad' }));
+// #endregion timeouts
+
 void MyApp;
 void stdio;
+void limited;
 console.error(rows);
 await server.start();
 console.error(`listening on ${server.address.url}`);

@@ -47,6 +47,7 @@ export {
 export {
   fromLlmChatTool,
   llmChatEntriesToResult,
+  type FromLlmChatToolOptions,
   type LlmChatToolLike,
   type LlmChatToolEntry,
   type LlmChatToolShape,

@@ -87,6 +87,13 @@ export interface BaseMcpServerOptions {
    * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
    */
   observer?: McpServerObserver;
+  /**
+   * Time limit in ms for one call of any tool that sets no `timeoutMs` of its own (llm-chat tools
+   * registered as they are, for instance). When it passes, the call is answered with an `isError`
+   * result and the tool's `context.signal` aborts (reason `timeout`). Calls running as MCP tasks
+   * use only the tool's own `timeoutMs`. Default: none.
+   */
+  defaultToolTimeoutMs?: number;
 }
 
 /**
@@ -141,6 +148,12 @@ export abstract class BaseMcpServer {
     options: BaseMcpServerOptions = {},
   ) {
     this.logger = options.logger ?? createDefaultLogger();
+    const { defaultToolTimeoutMs } = options;
+    if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
+      throw new RangeError(
+        `defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`,
+      );
+    }
     this.#store = options.documents ?? new DocumentStore();
     this.#uris = new UriResolver(this.#resources, this.#store, this.logger);
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
@@ -174,6 +187,7 @@ export abstract class BaseMcpServer {
       events: this.events,
       calls: this.views.calls,
       pageSize: options.resourcePageSize,
+      defaultToolTimeoutMs,
       tasks: this.tasks,
       requestState: requestStateCodec(options.requestStateKey ?? options.cluster?.requestStateKey),
       onError,
@@ -396,7 +410,10 @@ export abstract class BaseMcpServer {
    * Runs {@link onStop} (the app's hook), then closes the transport (sessions, sockets,
    * stdin), every view and the document store. Idempotent. After it resolves no socket,
    * timer or watcher of the server keeps the process alive. An `onStop()` that throws does
-   * not prevent the rest; its error is logged.
+   * not prevent the rest; its error is logged. Calls still running are aborted (reason
+   * `shutdown`); a tool that ignores its signal cannot be stopped by Node and may keep the
+   * process alive until it returns, so each such call (aborted now or earlier) is named in a
+   * warning (after a grace of 200 ms).
    */
   async stop(): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return;
@@ -419,6 +436,8 @@ export abstract class BaseMcpServer {
         ?.close()
         .catch((error: unknown) => this.logger.error({ err: error }, 'leaving the cluster failed'));
       await this.#store.close();
+      // Tools that ignored their aborted signal keep the process alive: name them.
+      await this.views.calls.abandoned.reportAfterStop(this.logger);
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }
