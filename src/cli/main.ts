@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { addClientCommands } from './client-commands.js';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
@@ -12,7 +13,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 const program = new Command()
   .name('mcp-toolkit')
-  .description('Serve a folder of documents to any MCP client.')
+  .description('Serve a folder of documents to any MCP client; run, inspect and call MCP servers.')
   .version(pkg.version)
   // Help and errors go to stderr: in stdio mode stdout belongs to JSON-RPC.
   .configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
@@ -110,6 +111,8 @@ addDocumentLimitFlags(serve).action(async (folder: string | undefined, opts: Ser
   process.once('SIGINT', shutdown).once('SIGTERM', shutdown);
   if ('waitUntilClosed' in server) await server.waitUntilClosed();
 });
+
+addClientCommands(program, pkg.version);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof ToolkitError ? `${error.message} (${error.code})` : String(error);
