@@ -59,7 +59,7 @@ export interface InMemoryConnection {
  * `sessionClosed` when it ends (reason `closed` after {@link InMemoryConnection.close} or
  * `client.close()`, `shutdown` after `server.stop()`), both with `transport: 'memory'`.
  *
- * Requires the peer dependency `@modelcontextprotocol/client` (install it as a dev dependency).
+ * Uses `@modelcontextprotocol/client` (a dependency of mcp-toolkit).
  * Import it from `mcp-toolkit/testing`, so the main entry never loads the client SDK.
  *
  * ```ts
