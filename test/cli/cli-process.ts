@@ -15,9 +15,13 @@ export interface CliProcess {
   waitFor(pattern: RegExp, ms?: number, from?: number, stream?: 'stdout' | 'stderr'): Promise<void>;
 }
 
-/** Starts the real CLI (`node dist/cli/main.js ...args`) in `cwd` (default: the repository). */
-export function startCli(args: string[], cwd = ROOT): CliProcess {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the real CLI (`node dist/cli/main.js ...args`) in `cwd` (default: the repository), with more `env`. */
+export function startCli(args: string[], cwd = ROOT, env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -84,4 +85,39 @@ describe('mcp-toolkit dev', () => {
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
   });
+
+  it('--url: runs a file that serves HTTP, connects over HTTP, and ends the process on Ctrl+C', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'dev-http-'));
+    folders.push(folder);
+    const file = path.join(folder, 'http-server.mjs');
+    writeFileSync(
+      file,
+      [
+        `import { HttpMcpServer, defineTool } from '${TOOLKIT}';`,
+        "const server = new HttpMcpServer({ name: 'over-http', version: '3.0.0' }, { port: Number(process.env.PORT) });",
+        "server.registerTool(defineTool({ name: 'ping', description: 'Answers pong.', execute: () => 'pong' }));",
+        'await server.start();',
+      ].join('\n'),
+    );
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    cli = startCli(['dev', file, '--url', url], undefined, { PORT: String(port) });
+    await cli.waitFor(/watching .* for changes/);
+    expect(cli.stdout()).toMatch(/● connected to over-http 3\.0\.0 \(protocol [\d-]+, pid \d+\)/);
+    expect(cli.stdout()).toMatch(/tools \(1\):\n\s+ping - Answers pong\./);
+    expect(cli.stdout()).toContain(`--transport http --server-url ${url}`);
+    const pid = Number(/pid (\d+)/.exec(cli.stdout())![1]);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow(); // the server process ended with the CLI
+  });
 });
+
+/** A TCP port free right now on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
