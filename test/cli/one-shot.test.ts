@@ -100,6 +100,17 @@ describe('mcp-toolkit list / call on an HTTP URL', () => {
   });
 });
 
+describe('targets that cannot be reached', () => {
+  it('name the target and the reason, exit code 1', async () => {
+    const gone = await runCli(['list', 'http://127.0.0.1:9/mcp']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/could not connect to http:\/\/127\.0\.0\.1:9\/mcp: /);
+    const missing = await runCli(['list', 'no-such-command-for-mcp-toolkit --stdio']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/could not connect to no-such-command-for-mcp-toolkit --stdio: .*ENOENT/);
+  });
+});
+
 describe('a server file whose tool outlives the call', () => {
   it('call --timeout gives up, names the running call, and ends the lingering server after the grace period', async () => {
     const started = Date.now();

@@ -1,5 +1,5 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/client';
-import type { Target } from '../targets.js';
+import { describeTarget, type Target } from '../targets.js';
 
 /** How long a spawned server may take to exit once its stdin closed before it is signalled (ms; the SDK's value). */
 export const EXIT_GRACE_MS = 2_000;
@@ -32,6 +32,12 @@ export interface ConnectTargetOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** The connection error, saying which target it was about (`cause` keeps the SDK's error). */
+function cannotConnect(target: Target, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(`could not connect to ${describeTarget(target)}: ${reason}`, { cause: error });
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -47,7 +53,8 @@ function isAlive(pid: number): boolean {
  * stdio (the legacy `initialize` handshake, which every server speaks and which needs no probe
  * process), or connects to an HTTP endpoint (probing for 2026-07-28 first, falling back to the
  * handshake). The spawned server inherits this process's environment and working directory.
- * @throws whatever the connection throws (the server exited, refused, the URL does not answer).
+ * @throws Error naming the target and the reason when the connection fails (the server exited or
+ *   refused, the command does not exist, the URL does not answer); `cause` is the SDK's error.
  */
 export async function connectTarget(target: Target, options: ConnectTargetOptions): Promise<TargetConnection> {
   const { Client } = await import('@modelcontextprotocol/client');
@@ -57,7 +64,9 @@ export async function connectTarget(target: Target, options: ConnectTargetOption
   );
   if (target.kind === 'http') {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-    await client.connect(new StreamableHTTPClientTransport(target.url));
+    await client.connect(new StreamableHTTPClientTransport(target.url)).catch((error: unknown) => {
+      throw cannotConnect(target, error);
+    });
     let closing: Promise<void> | undefined;
     return { client, close: () => (closing ??= client.close().catch(() => {})) };
   }
@@ -76,7 +85,7 @@ export async function connectTarget(target: Target, options: ConnectTargetOption
     await client.connect(transport);
   } catch (error) {
     await client.close().catch(() => {});
-    throw error;
+    throw cannotConnect(target, error);
   }
   const pid = transport.pid ?? undefined;
   let closing: Promise<void> | undefined;
