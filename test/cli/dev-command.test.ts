@@ -66,11 +66,15 @@ describe('mcp-toolkit dev', () => {
     const firstPid = /pid (\d+)/.exec(cli.stdout())![1];
 
     const mark = cli.stdout().length;
-    // The edited file adds a tool, then disables one at run time (a list change while connected).
-    writeFileSync(file, serverFile(['alpha', 'beta'], "setTimeout(() => server.disableTool('alpha'), 700);"));
+    // The edited file adds a tool, and disables one at run time once trigger.txt appears (a list
+    // change while connected; .txt files are not watched, so the trigger restarts nothing).
+    const trigger = JSON.stringify(path.join(folder, 'trigger.txt'));
+    const poll = `const poll = setInterval(() => { if (existsSync(${trigger})) { clearInterval(poll); server.disableTool('alpha'); } }, 50);`;
+    writeFileSync(file, serverFile(['alpha', 'beta'], `import { existsSync } from 'node:fs';\n${poll}`));
     await cli.waitFor(/server\.ts changed: restarting/, 20_000, mark);
     await cli.waitFor(/tools changed since the restart: \+beta \(now 2: alpha, beta\)/, 20_000, mark);
     await cli.waitFor(/tools \(2\):\n\s+alpha - Tool alpha\.\n\s+beta - Tool beta\./, 20_000, mark);
+    writeFileSync(path.join(folder, 'trigger.txt'), 'now');
     await cli.waitFor(/tools changed: -alpha \(now 1: beta\)/, 20_000, mark);
     const secondPid = /pid (\d+)/.exec(cli.stdout().slice(mark))![1];
     expect(secondPid).not.toBe(firstPid);
