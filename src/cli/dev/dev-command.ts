@@ -56,6 +56,11 @@ export async function runDev(file: string, flags: DevFlags, version: string): Pr
   let connection: TargetConnection | undefined;
   let helped = false;
   let generation = 0;
+  // Ctrl+C reaches the server too (same process group): from here on its exit is expected.
+  const ended = new Promise<void>((resolve) => {
+    const end = () => ((generation += 1), resolve());
+    process.once('SIGINT', end).once('SIGTERM', end);
+  });
 
   const start = async () => {
     const mine = ++generation;
@@ -106,10 +111,7 @@ export async function runDev(file: string, flags: DevFlags, version: string): Pr
   await queue;
   out(`watching ${watcher.roots.map((root) => shown(root) || '.').join(', ')} for changes (Ctrl+C to stop)`);
 
-  await new Promise<void>((resolve) => {
-    const end = () => resolve();
-    process.once('SIGINT', end).once('SIGTERM', end);
-  });
+  await ended;
   await watcher.close();
   await queue.catch(() => {});
   await stop();
