@@ -13,7 +13,7 @@ import {
 } from '@johannes.latzel/llm-chat';
 // #region imports
 import { HttpMcpServer, StdioMcpServer, type ServerEventMap } from 'mcp-toolkit';
-import type { McpServerObserver, SessionToolSetFactory } from 'mcp-toolkit/llm-chat';
+import { fromLlmChatTool, type McpServerObserver, type SessionToolSetFactory } from 'mcp-toolkit/llm-chat';
 // #endregion imports
 
 // The app's llm-chat tools: unchanged by the migration.
@@ -120,8 +120,16 @@ const stdio = new StdioMcpServer({ name: 'my-app', version: '1.0.0' }, { observe
 stdio.registerTool(new TimePackage());
 // #endregion stdio
 
+// #region timeouts
+// Every tool without its own limit gets 30 s; this one gets 5 s (and a title).
+const limited = new StdioMcpServer({ name: 'my-app', version: '1.0.0' }, { defaultToolTimeoutMs: 30_000 });
+limited.registerTool(new TimePackage());
+limited.registerTool(fromLlmChatTool(new ScratchpadTool(), { timeoutMs: 5_000, title: 'Scratchpad' }));
+// #endregion timeouts
+
 void MyApp;
 void stdio;
+void limited;
 console.error(rows);
 await server.start();
 console.error(`listening on ${server.address.url}`);

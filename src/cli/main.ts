@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { addClientCommands } from './client-commands.js';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
@@ -14,7 +15,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 
 const program = new Command()
   .name('mcp-toolkit')
-  .description('Serve a folder of documents to any MCP client.')
+  .description('Serve a folder of documents to any MCP client; run, inspect and call MCP servers.')
   .version(pkg.version)
   // Help and errors go to stderr: in stdio mode stdout belongs to JSON-RPC.
   .configureOutput({ writeOut: (text) => process.stderr.write(text), writeErr: (text) => process.stderr.write(text) });
@@ -164,6 +165,8 @@ function describe(error: unknown): string {
   }
   return String(error);
 }
+
+addClientCommands(program, pkg.version);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = describe(error);

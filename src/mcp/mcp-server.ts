@@ -82,6 +82,12 @@ export abstract class BaseMcpServer {
     protected readonly serverInfo: ServerInfo,
     options: BaseMcpServerOptions = {},
   ) {
+    const { defaultToolTimeoutMs } = options;
+    if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
+      throw new RangeError(
+        `defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`,
+      );
+    }
     const registries = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
     this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
@@ -301,7 +307,10 @@ export abstract class BaseMcpServer {
    * Runs {@link onStop} (the app's hook), then closes the transport (sessions, sockets,
    * stdin), every view and the document store. Idempotent. After it resolves no socket,
    * timer or watcher of the server keeps the process alive. An `onStop()` that throws does
-   * not prevent the rest; its error is logged.
+   * not prevent the rest; its error is logged. Calls still running are aborted (reason
+   * `shutdown`); a tool that ignores its signal cannot be stopped by Node and may keep the
+   * process alive until it returns, so each such call (aborted now or earlier) is named in a
+   * warning (after a grace of 200 ms).
    */
   async stop(): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return;
@@ -314,6 +323,8 @@ export abstract class BaseMcpServer {
     try {
       await closeServerParts(this.#parts, () => this.closeTransport());
     } finally {
+      // Tools that ignored their aborted signal keep the process alive: name them.
+      await this.views.calls.abandoned.reportAfterStop(this.logger);
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }

@@ -70,6 +70,7 @@ export function createServerParts(
     events,
     calls: views.calls,
     pageSize: options.resourcePageSize,
+    defaultToolTimeoutMs: options.defaultToolTimeoutMs,
     tasks,
     requestState: requestStateCodec(
       options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,

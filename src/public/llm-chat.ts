@@ -8,6 +8,7 @@
 export {
   fromLlmChatTool,
   llmChatEntriesToResult,
+  type FromLlmChatToolOptions,
   type LlmChatToolLike,
   type LlmChatToolEntry,
   type LlmChatToolShape,

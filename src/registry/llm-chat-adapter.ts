@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import type { JsonSchemaObject } from './schema.js';
-import { Tool } from './tool.js';
+import { Tool, type ToolDefinition } from './tool.js';
 import type { ToolReturn } from './tool-result.js';
 
 /** One entry of an llm-chat tool's output: a result and a status (`success`, `error`, ...). */
@@ -56,12 +56,25 @@ export function llmChatEntriesToResult(output: unknown): CallToolResult {
 
 const EMPTY_PARAMETERS: JsonSchemaObject = { type: 'object', properties: {} };
 
+/**
+ * The controls a toolkit tool has, for an llm-chat tool (see {@link fromLlmChatTool}): `timeoutMs`
+ * (ms), `title`, `annotations`, `icons`, `_meta`, `canAccess`, `taskSupport`, `taskAfterMs`, and a
+ * `description` replacing the tool's own. Name and input schema come from the llm-chat tool.
+ */
+export type FromLlmChatToolOptions = Omit<ToolDefinition, 'name' | 'inputSchema' | 'outputSchema'>;
+
 class LlmChatTool extends Tool<Record<string, unknown>> {
   constructor(
     private readonly source: LlmChatToolLike | LlmChatToolShape,
     definition: { description?: string; parameters: JsonSchemaObject },
+    options: FromLlmChatToolOptions,
   ) {
-    super({ name: source.name, description: definition.description, inputSchema: definition.parameters });
+    super({
+      ...options,
+      name: source.name,
+      description: options.description ?? definition.description,
+      inputSchema: definition.parameters,
+    });
   }
 
   async execute(args: Record<string, unknown>): Promise<ToolReturn> {
@@ -104,15 +117,25 @@ function openAiDefinition(source: LlmChatToolShape): { description?: string; par
  * `execute(args)` results become text content by {@link llmChatEntriesToResult}: one block per
  * `ToolResult` of the chain, in order; a `status: 'error'` entry (e.g. the llm-chat error
  * boundary's `Error: <message>`) makes the result `isError: true`.
+ *
+ * `options` gives it the controls of a toolkit tool ({@link FromLlmChatToolOptions}), e.g.
+ * `fromLlmChatTool(tool, { timeoutMs: 5_000 })`. llm-chat tools never see the call's abort
+ * signal: on a timeout, cancellation or `stop()` the caller is answered at once, but the tool's
+ * own work runs on until it returns (and `stop()` names it in a warning). Without `timeoutMs`
+ * the server's `defaultToolTimeoutMs` applies.
  * @throws InvalidToolError when the object lacks a string `name` or an `execute(args)` method,
- *   when `toOpenAI()` throws, or when the name or schema is unusable (see {@link Tool}).
+ *   when `toOpenAI()` throws, when the name or schema is unusable, or when an option is invalid
+ *   (e.g. `timeoutMs` not positive; see {@link Tool}).
  */
-export function fromLlmChatTool(source: LlmChatToolLike | LlmChatToolShape): Tool<Record<string, unknown>> {
+export function fromLlmChatTool(
+  source: LlmChatToolLike | LlmChatToolShape,
+  options: FromLlmChatToolOptions = {},
+): Tool<Record<string, unknown>> {
   if (!source || typeof source.name !== 'string' || typeof source.execute !== 'function') {
     throw new InvalidToolError('fromLlmChatTool() needs an object with a string `name` and an `execute(args)` method.');
   }
   const definition = isLlmChatTool(source)
     ? openAiDefinition(source)
     : { description: source.description, parameters: (source as LlmChatToolLike).parameters ?? EMPTY_PARAMETERS };
-  return new LlmChatTool(source, definition);
+  return new LlmChatTool(source, definition, options);
 }

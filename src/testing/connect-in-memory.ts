@@ -1,5 +1,5 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { InMemoryTransport, type Implementation } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type Implementation, type Server, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import { viewFactoryOf } from '../mcp/server/view-factory.js';
@@ -21,6 +21,24 @@ export interface ConnectInMemoryOptions {
   clientOptions?: ClientOptions;
 }
 
+/**
+ * Emits `sessionCreated` for `view` now and `sessionClosed` once when it closes, as a stdio
+ * connection does: reason `closed` when the client side closed it (`close()`, `client.close()`),
+ * `shutdown` when the server closed it (`server.stop()`).
+ */
+function reportSession(server: BaseMcpServer, view: Server, clientSide: Transport): Server {
+  let clientClosed = false;
+  const closeClient = clientSide.close.bind(clientSide);
+  clientSide.close = () => ((clientClosed = true), closeClient());
+  server.events.safeEmit('sessionCreated', { transport: 'memory' });
+  const previous = view.onclose;
+  view.onclose = () => {
+    previous?.();
+    server.events.safeEmit('sessionClosed', { transport: 'memory', reason: clientClosed ? 'closed' : 'shutdown' });
+  };
+  return view;
+}
+
 /** A connected client and how to end the connection. */
 export interface InMemoryConnection {
   /** The official SDK v2 client (`@modelcontextprotocol/client`), connected and past its opening. */
@@ -37,8 +55,11 @@ export interface InMemoryConnection {
  * Connects an official MCP SDK v2 client to `server` over the SDK's in-memory transport, the
  * way a stdio client would connect (same view, same era pinning through the SDK's `serveStdio`),
  * without starting the server's own transport. For app tests: fast, no process, no port.
+ * `server.events` sees the connection as a real one: `sessionCreated` when it opens and one
+ * `sessionClosed` when it ends (reason `closed` after {@link InMemoryConnection.close} or
+ * `client.close()`, `shutdown` after `server.stop()`), both with `transport: 'memory'`.
  *
- * Requires the peer dependency `@modelcontextprotocol/client` (install it as a dev dependency).
+ * Uses `@modelcontextprotocol/client` (a dependency of mcp-toolkit).
  * Import it from `mcp-toolkit/testing`, so the main entry never loads the client SDK.
  *
  * ```ts
@@ -55,7 +76,9 @@ export async function connectInMemory(
 ): Promise<InMemoryConnection> {
   const createView = viewFactoryOf(server);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio((context) => createView(context), { transport: serverSide });
+  const served = serveStdio((context) => reportSession(server, createView(context), clientSide), {
+    transport: serverSide,
+  });
   const era = options.era ?? 'legacy';
   const client = new Client(options.clientInfo ?? { name: 'mcp-toolkit-test', version: '0.0.0' }, {
     ...options.clientOptions,

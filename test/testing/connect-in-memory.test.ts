@@ -78,3 +78,46 @@ it('a client changing its tools/list result does not change what other connectio
     await one.close();
   }
 });
+
+describe.each(['legacy', '2026-07-28'] as const)('connectInMemory session events on the %s era', (era) => {
+  /** Records the server's session events in order. */
+  function recordSessions(target: StdioMcpServer) {
+    const seen: Array<[string, Record<string, unknown>]> = [];
+    target.events.on('sessionCreated', (info) => seen.push(['created', { ...info }]));
+    target.events.on('sessionClosed', (info) => seen.push(['closed', { ...info }]));
+    return seen;
+  }
+
+  it('emits sessionCreated on connect and one sessionClosed (closed) on close, like a stdio connection', async () => {
+    server = new StdioMcpServer({ name: 'app', version: '1.0.0' }, { logger: silentLogger() });
+    const seen = recordSessions(server);
+    connection = await connectInMemory(server, { era });
+    await connection.client.listTools(); // the view exists by now on both eras
+    expect(seen).toEqual([['created', { transport: 'memory' }]]);
+    await connection.close();
+    await connection.close();
+    connection = undefined;
+    expect(seen).toEqual([
+      ['created', { transport: 'memory' }],
+      ['closed', { transport: 'memory', reason: 'closed' }],
+    ]);
+  });
+
+  it('reports each connection, and shutdown when server.stop() ends them', async () => {
+    server = new StdioMcpServer({ name: 'app', version: '1.0.0' }, { logger: silentLogger() });
+    const seen = recordSessions(server);
+    const first = await connectInMemory(server, { era });
+    connection = await connectInMemory(server, { era });
+    await Promise.all([first.client.listTools(), connection.client.listTools()]);
+    await first.client.close(); // the SDK client's own close counts as the client leaving
+    await server.stop();
+    await connection.close(); // after the server ended it: nothing more to report
+    connection = undefined;
+    expect(seen).toEqual([
+      ['created', { transport: 'memory' }],
+      ['created', { transport: 'memory' }],
+      ['closed', { transport: 'memory', reason: 'closed' }],
+      ['closed', { transport: 'memory', reason: 'shutdown' }],
+    ]);
+  });
+});

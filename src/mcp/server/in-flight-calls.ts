@@ -1,5 +1,6 @@
 import type { RequestId, Server } from '@modelcontextprotocol/server';
 import type { ToolCallAbortedError } from '../../errors.js';
+import { AbandonedExecutions } from './abandoned-executions.js';
 
 /** What a call in flight offers to be aborted (the view's `CallAbort`). */
 interface CallAbort {
@@ -41,6 +42,8 @@ export class InFlightCalls {
   readonly #byView = new WeakMap<Server, Map<RequestId, CallAbort>>();
   readonly #all = new Set<CallAbort>();
   readonly #waiters = new WeakMap<CallAbort, Waiter>();
+  /** Tools still running after their call was aborted (reported by `stop()`). */
+  readonly abandoned = new AbandonedExecutions();
 
   /** Marks `id` in flight on `view`, abortable through `abort`; {@link end} marks it done. */
   begin(view: Server, id: RequestId, abort: CallAbort): void {

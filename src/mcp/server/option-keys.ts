@@ -15,6 +15,7 @@ export const BASE_OPTION_NAMES = [
   'toolState',
   'tasks',
   'observer',
+  'defaultToolTimeoutMs',
 ] as const;
 
 /** Every key of {@link BaseMcpServerOptions} (for subclasses that add none). */

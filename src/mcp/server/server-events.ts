@@ -12,11 +12,12 @@ import type { TaskStatus } from '../../tasks/task-store.js';
  */
 export type SessionCloseReason = 'closed' | 'deleted' | 'idle' | 'evicted' | 'shutdown' | 'unresponsive';
 
-/** A client connection: a stdio connection or a legacy HTTP session. */
+/** A client connection: a stdio connection, a legacy HTTP session or a `connectInMemory` connection. */
 export interface SessionInfo {
-  /** `Mcp-Session-Id` on HTTP; undefined on stdio. */
+  /** `Mcp-Session-Id` on HTTP; undefined on stdio and in memory. */
   sessionId?: string;
-  transport: 'stdio' | 'http';
+  /** `memory` for a connection made by `connectInMemory` (`mcp-toolkit/testing`). */
+  transport: 'stdio' | 'http' | 'memory';
 }
 
 /** Payloads of the events a server emits on `server.events` (listener argument per event name). */

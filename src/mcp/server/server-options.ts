@@ -52,4 +52,11 @@ export interface BaseMcpServerOptions {
    * `McpServerObserver` shape); fed from `server.events` (`toolCallFinished`, `resourceRead`).
    */
   observer?: McpServerObserver;
+  /**
+   * Time limit in ms for one call of any tool that sets no `timeoutMs` of its own (llm-chat tools
+   * registered as they are, for instance). When it passes, the call is answered with an `isError`
+   * result and the tool's `context.signal` aborts (reason `timeout`). Calls running as MCP tasks
+   * use only the tool's own `timeoutMs`. Default: none.
+   */
+  defaultToolTimeoutMs?: number;
 }

@@ -23,6 +23,8 @@ export class CallAbort {
   readonly #upstreamReason: () => ToolCallAbortedError;
   #onUpstream?: () => void;
   #reject?: (reason: unknown) => void;
+  /** The tool's own promise while it has not settled (it may outlive an aborted call). */
+  #pending: PromiseLike<unknown> | undefined;
 
   /**
    * @param upstream - the request's signal (aborted by the SDK on cancellation or disconnection).
@@ -43,9 +45,22 @@ export class CallAbort {
     return this.#controller.signal;
   }
 
+  /**
+   * The promise `execute` returned, while it has not settled: after an abort, a tool that
+   * ignores the signal still runs (see `AbandonedExecutions`). Undefined for a synchronous tool.
+   */
+  get pendingExecution(): PromiseLike<unknown> | undefined {
+    return this.#pending;
+  }
+
   /** Whether the call was aborted (without making its signal). */
   get aborted(): boolean {
     return this.#reason !== undefined;
+  }
+
+  /** Why the call was aborted (the first reason), or undefined. */
+  get reason(): ToolCallAbortedError | undefined {
+    return this.#reason;
   }
 
   /** Aborts the call with `reason` unless it was already aborted. */
@@ -86,8 +101,10 @@ export class CallAbort {
   ): Promise<T> {
     // Aborted before the race began (cancelled while arguments were validated, or timed out
     // during the synchronous part): the call ends now; the late result is dropped.
+    this.#pending = returned;
+    const settled = () => (this.#pending = undefined);
     if (this.#reason) {
-      Promise.resolve(returned).then(undefined, () => {}); // no unhandled rejection from it
+      Promise.resolve(returned).then(settled, settled); // no unhandled rejection from it
       throw this.#reason;
     }
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.abort(timeoutReason()), timeoutMs);
@@ -97,7 +114,10 @@ export class CallAbort {
       return await new Promise<T>((resolve, reject) => {
         this.#reject = reject;
         if (this.#upstream.aborted) this.#onUpstream?.(); // aborted while execute ran synchronously
-        Promise.resolve(returned).then(resolve, reject);
+        Promise.resolve(returned).then(
+          (value) => (settled(), resolve(value)),
+          (error: unknown) => (settled(), reject(error)),
+        );
       });
     } finally {
       this.#reject = undefined;

@@ -227,6 +227,7 @@ class TaskCall {
         ...(result !== undefined && { result }),
         ...(error !== undefined && { error }),
       });
+    let running: Promise<unknown> | undefined;
     const timer =
       tool.timeoutMs === undefined
         ? undefined
@@ -244,10 +245,13 @@ class TaskCall {
         signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       });
       aborted.catch(() => {});
-      const returned = await Promise.race([
-        Promise.resolve().then(() => tool.execute(args as never, this.#context())),
-        aborted,
-      ]);
+      const execution = Promise.resolve().then(() => tool.execute(args as never, this.#context()));
+      running = execution;
+      execution.then(
+        () => (running = undefined),
+        () => (running = undefined),
+      );
+      const returned = await Promise.race([execution, aborted]);
       let result = await checkOutput(tool, toCallToolResult(returned));
       result = deps.server.projectCallToolResult(result, tool.compiled().output?.json);
       finish(result.isError === true, undefined, result);
@@ -266,6 +270,11 @@ class TaskCall {
       return { status: 'completed', result: result as Record<string, unknown> };
     } finally {
       clearTimeout(timer);
+      const reason: unknown = this.#controller.signal.reason;
+      if (running && reason instanceof ToolCallAbortedError) {
+        // The task ended without the tool: it ignored its signal and still runs (reported by stop()).
+        deps.calls.abandoned.add(running, { toolName: tool.name, requestId: ctx.mcpReq.id, reason: reason.reason });
+      }
     }
   }
 

@@ -24,6 +24,8 @@ export interface ToolCallDeps {
   requestState: RequestStateCodec<InputState>;
   /** Where running calls are registered, so a shutdown or a closing session can abort them. */
   calls: InFlightCalls;
+  /** Time limit (ms) for tools without their own `timeoutMs` (the server's `defaultToolTimeoutMs`). */
+  defaultTimeoutMs?: number;
 }
 
 /** Abort reasons that end the call with a JSON-RPC error rather than a tool result: nobody asked for a result. */
@@ -34,7 +36,7 @@ function endsWithProtocolError(error: unknown): error is ToolCallAbortedError {
 /**
  * Serves one `tools/call` (MCP 2025-11-25 / 2026-07-28 "Tools"): resolve, validate,
  * run with a signal that aborts on cancellation, disconnection, session end, `stop()` or
- * `timeoutMs`, check `structuredContent` against the output schema, and report
+ * `timeoutMs` (the tool's, else the server's default), check `structuredContent` against the output schema, and report
  * start/finish events.
  *
  * @throws ProtocolError -32602 for an unknown (or inaccessible) or disabled tool; -32603
@@ -96,10 +98,11 @@ export async function callTool(
   let thrown: unknown;
   let result: CallToolResult;
   try {
+    const timeoutMs = tool.timeoutMs ?? deps.defaultTimeoutMs;
     const running = abort.run(
       () => tool.execute(parsed.value as never, context),
-      tool.timeoutMs,
-      () => new ToolCallAbortedError('timeout', `Tool "${name}" timed out after ${tool.timeoutMs} ms.`),
+      timeoutMs,
+      () => new ToolCallAbortedError('timeout', `Tool "${name}" timed out after ${timeoutMs} ms.`),
     );
     result = toCallToolResult(running instanceof Promise ? await running : running);
     if (compiled.output) result = await checkOutput(tool, result);
@@ -127,6 +130,10 @@ export async function callTool(
   } finally {
     abort.dispose();
     deps.calls.end(deps.server, ctx.mcpReq.id, abort);
+    const pending = abort.pendingExecution; // a tool that ignored its aborted signal still runs
+    if (pending && abort.reason) {
+      deps.calls.abandoned.add(pending, { toolName: name, requestId: ctx.mcpReq.id, reason: abort.reason.reason });
+    }
   }
   if (base) {
     events.safeEmit('toolCallFinished', {

@@ -34,6 +34,8 @@ export interface ViewModel {
   readonly calls: InFlightCalls;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
+  /** Time limit (ms) of a directly answered call to a tool without its own `timeoutMs`. */
+  readonly defaultToolTimeoutMs?: number;
   /** MCP tasks (both eras); without it no view offers tasks. */
   readonly tasks?: TaskManager;
   /** Server instructions followed by every tool package's instructions, or undefined. */
@@ -72,7 +74,10 @@ export function createView(
   });
   server.onerror = (error) => model.onError(error);
   const tools = new ViewTools(model.registry, sessionTools);
-  const toolDeps = { server, tools, events: model.events, requestState: model.requestState, calls: model.calls };
+  const toolDeps = {
+    ...{ server, tools, events: model.events, requestState: model.requestState, calls: model.calls },
+    defaultTimeoutMs: model.defaultToolTimeoutMs,
+  };
   installToolHandlers(server, toolDeps);
   if (model.tasks) installTaskHandlers(server, toolDeps, model.tasks);
   installResourceHandlers(server, model);

@@ -1,0 +1,86 @@
+import { MissingDependencyError } from '../errors.js';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse as parseShell } from 'shell-quote';
+
+/**
+ * What `mcp-toolkit dev`, `call` and `list` talk to:
+ * - `file`: the app's own server file (`.ts`, `.mts`, `.cts` run through tsx; `.js`, `.mjs`, `.cjs` by node),
+ *   spoken to over its stdio;
+ * - `command`: any stdio server, as a command line (`"npx -y @modelcontextprotocol/server-everything"`);
+ * - `http`: a Streamable HTTP endpoint (`http://127.0.0.1:3000/mcp`).
+ */
+export type Target =
+  | { kind: 'file'; file: string; command: string; args: string[] }
+  | { kind: 'command'; command: string; args: string[] }
+  | { kind: 'http'; url: URL };
+
+const TYPESCRIPT = /\.(c|m)?tsx?$/i;
+const JAVASCRIPT = /\.(c|m)?js$/i;
+
+/** True for a file name that Node runs only through a TypeScript loader. */
+export function isTypeScriptFile(file: string): boolean {
+  return TYPESCRIPT.test(file);
+}
+
+/**
+ * The `file://` URL of tsx's ESM loader (`node --import <url> server.ts`), resolved from this package
+ * so it works from any folder. Only resolved, never imported here: tsx loads only in the server's
+ * process, and only for a TypeScript file.
+ * @throws MissingDependencyError when `tsx` (an optional peer dependency) is not installed.
+ */
+export function tsxLoaderUrl(): string {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch (error) {
+    throw new MissingDependencyError('tsx', 'running a TypeScript server file', { cause: error });
+  }
+}
+
+/** The node command line that runs a server file: `node [--import tsx] <file>`. */
+export function serverFileCommand(file: string): { command: string; args: string[] } {
+  const absolute = path.resolve(file);
+  const loader = isTypeScriptFile(absolute) ? ['--import', tsxLoaderUrl()] : [];
+  return { command: process.execPath, args: [...loader, absolute] };
+}
+
+/**
+ * Reads a target as typed on the command line: an `http(s)://` URL, an existing `.ts`/`.js` file, or
+ * else a stdio command line split as a POSIX shell would (quotes, escapes; no pipes or redirections).
+ * @throws Error naming the problem when the text is empty, a file has an extension Node cannot run,
+ *   or the command uses shell operators.
+ */
+export function parseTarget(text: string): Target {
+  const trimmed = text.trim();
+  if (!trimmed) throw new Error('the target is empty: give a server file, a stdio command or an http:// URL');
+  if (/^https?:\/\//i.test(trimmed)) return { kind: 'http', url: new URL(trimmed) };
+  if (existsSync(trimmed) && statSync(trimmed).isFile()) {
+    if (!TYPESCRIPT.test(trimmed) && !JAVASCRIPT.test(trimmed)) {
+      throw new Error(`${trimmed} is neither a .ts nor a .js file: give a server file, a stdio command or a URL`);
+    }
+    return { kind: 'file', file: path.resolve(trimmed), ...serverFileCommand(trimmed) };
+  }
+  const words = parseShell(trimmed, (name) => process.env[name] ?? '');
+  const args: string[] = [];
+  for (const word of words) {
+    if (typeof word !== 'string') {
+      throw new Error(`"${trimmed}" is not a plain command: pipes, redirections and globs are not run`);
+    }
+    args.push(word);
+  }
+  const [command, ...rest] = args;
+  if (!command) throw new Error(`"${trimmed}" names no command`);
+  if (rest.length === 0 && (TYPESCRIPT.test(command) || JAVASCRIPT.test(command))) {
+    throw new Error(`${command}: no such file`);
+  }
+  return { kind: 'command', command, args: rest };
+}
+
+/** The target as a person would retype it (for messages). */
+export function describeTarget(target: Target): string {
+  if (target.kind === 'http') return target.url.href;
+  if (target.kind === 'file') return target.file;
+  return [target.command, ...target.args].join(' ');
+}
