@@ -1,3 +1,4 @@
+// @needs redis-server haproxy
 // A replica killed with SIGKILL under load, behind a real HAProxy running the shipped
 // examples/haproxy/haproxy.cfg: 2026-07-28 clients (stateless requests) keep being served by
 // the other replicas. A request that had not reached the dead replica is retried on another

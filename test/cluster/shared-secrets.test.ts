@@ -1,3 +1,4 @@
+// @needs redis-server
 // Redis restarted empty under running replicas, then a new replica joins: the replicas still
 // agree on the key sealing 2026-07-28 `requestState`, with no environment variable. A round
 // started on an old replica before the restart completes on the new one, and one started on the

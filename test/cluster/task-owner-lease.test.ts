@@ -1,3 +1,4 @@
+// @needs redis-server
 // A replica dies (SIGKILL) while running a task: the task becomes `failed` with a reason naming
 // the dead replica within the documented bound (4 heartbeats), and a 2025-11-25 `tasks/result`
 // waiting for it on another replica is answered with that error. Real redis-server, replica
