@@ -110,7 +110,9 @@ function statsText(stats) {
   return `${stats.count} call${stats.count === 1 ? '' : 's'} · p50 ${fmtMs(stats.p50Ms)} · p95 ${fmtMs(stats.p95Ms)}`;
 }
 
-const errorText = (stats) => (stats?.errors ? ` · ${stats.errors} error${stats.errors === 1 ? '' : 's'}` : '');
+const errorText = (stats) =>
+  (stats?.errors ? ` · ${stats.errors} error${stats.errors === 1 ? '' : 's'}` : '') +
+  (stats?.aborted ? ` · ${stats.aborted} aborted` : '');
 
 function toolRow(tool) {
   const row = document.createElement('div');

@@ -10,6 +10,8 @@ export interface FinishedCall {
   readonly name: string;
   readonly durationMs: number;
   readonly isError: boolean;
+  /** The call was cancelled, timed out, lost its connection or was stopped (then `isError` is false). */
+  readonly aborted?: true;
   readonly at: number;
   readonly sessionId?: string;
 }

@@ -1,4 +1,4 @@
-import { DocumentReadError } from '../errors.js';
+import { DocumentReadError, ToolCallAbortedError } from '../errors.js';
 import type { ServerEventMap } from '../mcp/server/server-events.js';
 import type { AdminServer } from './admin-options.js';
 import { AdminFeed } from './admin-feed.js';
@@ -40,14 +40,17 @@ export class AdminMonitor {
       const stats = new ToolCallStats();
       this.stats = stats;
       on('toolCallFinished', (call) => {
-        const failed = call.isError || call.error !== undefined;
+        // A call that was cancelled, timed out, lost its connection or was stopped is no tool failure.
+        const aborted = call.error instanceof ToolCallAbortedError;
+        const failed = !aborted && (call.isError || call.error !== undefined);
         const at = Date.now();
-        stats.record(call.name, call.durationMs, failed, at);
+        stats.record(call.name, call.durationMs, aborted ? 'aborted' : failed ? 'error' : 'ok', at);
         if (this.feed.listening) {
           this.feed.callFinished({
             name: call.name,
             durationMs: call.durationMs,
             isError: failed,
+            ...(aborted && { aborted: true }),
             at,
             ...(call.sessionId !== undefined && { sessionId: call.sessionId }),
           });

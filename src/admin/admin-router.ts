@@ -26,6 +26,7 @@ const FILES: Record<string, string> = {
   'settings.js': 'application/javascript; charset=utf-8',
   'sessions.js': 'application/javascript; charset=utf-8',
   'settings.css': 'text/css; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
 };
 /** The page loads only its own script and style and talks only to its own origin. */
 const PAGE_HEADERS = {

@@ -7,8 +7,13 @@ export const TIMELINE_SECONDS = 60;
 export interface ToolCallStatistics {
   /** Finished calls since the router was created. */
   readonly count: number;
-  /** Of those, calls that ended with `isError: true` or threw. */
+  /** Of those, calls that ended with `isError: true` or threw (aborted calls are not errors). */
   readonly errors: number;
+  /**
+   * Of those, calls that were aborted: cancelled by the client, timed out (`timeoutMs`), their
+   * connection closed, or the server stopped. Counted apart, since nothing in the tool failed.
+   */
+  readonly aborted: number;
   /** Median duration of the last 512 calls (ms), or null before the first call. */
   readonly p50Ms: number | null;
   /** 95th percentile duration of the last 512 calls (ms), or null before the first call. */
@@ -24,31 +29,37 @@ export interface TimelinePoint {
   readonly errors: number;
 }
 
+/** How one call ended, for the statistics. */
+export type CallOutcome = 'ok' | 'error' | 'aborted';
+
 class ToolEntry {
   count = 0;
   errors = 0;
+  aborted = 0;
   lastCallAt = 0;
   readonly durations = new Float64Array(WINDOW);
 
-  record(durationMs: number, isError: boolean, now: number): void {
+  record(durationMs: number, outcome: CallOutcome, now: number): void {
     this.durations[this.count % WINDOW] = durationMs;
     this.count += 1;
-    if (isError) this.errors += 1;
+    if (outcome === 'error') this.errors += 1;
+    else if (outcome === 'aborted') this.aborted += 1;
     this.lastCallAt = now;
   }
 
   statistics(): ToolCallStatistics {
     const kept = Math.min(this.count, WINDOW);
-    if (kept === 0) return { count: 0, errors: 0, p50Ms: null, p95Ms: null, lastCallAt: null };
+    if (kept === 0) return { count: 0, errors: 0, aborted: 0, p50Ms: null, p95Ms: null, lastCallAt: null };
     const sorted = this.durations.slice(0, kept).sort();
     const at = (q: number) => Math.round(sorted[Math.min(kept - 1, Math.ceil(q * kept) - 1)]! * 100) / 100;
-    return { count: this.count, errors: this.errors, p50Ms: at(0.5), p95Ms: at(0.95), lastCallAt: this.lastCallAt };
+    const { count, errors, aborted, lastCallAt } = this;
+    return { count, errors, aborted, p50Ms: at(0.5), p95Ms: at(0.95), lastCallAt };
   }
 }
 
 /**
  * Tool call statistics fed by the server's `toolCallFinished` events: per tool a count, an
- * error count and the durations of its last 512 calls (percentiles computed when asked), plus
+ * error count, an aborted count and the durations of its last 512 calls (percentiles computed when asked), plus
  * a ring of per-second totals for the last 60 s. Recording is O(1) with no allocation.
  */
 export class ToolCallStats {
@@ -57,14 +68,14 @@ export class ToolCallStats {
   readonly #errors = new Uint32Array(TIMELINE_SECONDS);
   readonly #seconds = new Float64Array(TIMELINE_SECONDS);
 
-  /** Records one finished call. */
-  record(name: string, durationMs: number, isError: boolean, now = Date.now()): void {
+  /** Records one finished call: `durationMs` in ms, `now` in epoch ms. */
+  record(name: string, durationMs: number, outcome: CallOutcome, now = Date.now()): void {
     let entry = this.#tools.get(name);
     if (!entry) {
       entry = new ToolEntry();
       this.#tools.set(name, entry);
     }
-    entry.record(durationMs, isError, now);
+    entry.record(durationMs, outcome, now);
     const second = Math.floor(now / 1000);
     const slot = second % TIMELINE_SECONDS;
     if (this.#seconds[slot] !== second) {
@@ -73,7 +84,7 @@ export class ToolCallStats {
       this.#errors[slot] = 0;
     }
     this.#calls[slot]! += 1;
-    if (isError) this.#errors[slot]! += 1;
+    if (outcome === 'error') this.#errors[slot]! += 1;
   }
 
   /** Statistics of one tool (zeros when it was never called). */

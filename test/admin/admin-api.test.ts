@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminRouter } from '../../src/admin/admin-router.js';
+import { defineTool } from '../../src/registry/tool.js';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { connectClient } from '../support/clients.js';
 import { call, startAdminServer, TOKEN } from './admin-harness.js';
@@ -169,6 +170,28 @@ describe('admin API: sessions and documents', () => {
     expect(again.body.error.code).toBe('SESSION_NOT_FOUND');
     await expect(client.toolNames()).rejects.toThrow();
     await client.close().catch(() => {});
+  });
+
+  it('counts a timed-out or cancelled call as aborted, not as an error', async () => {
+    const handle = server.registerTool(
+      defineTool({
+        name: 'stalls',
+        description: 'Waits until it is aborted.',
+        timeoutMs: 50,
+        execute: (_args, context) =>
+          new Promise((_, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason))),
+      }),
+    );
+    try {
+      const client = await connectClient('v2-legacy', new HttpV1(new URL(mcp)));
+      expect((await client.callTool('stalls', {})).isError).toBe(true);
+      await client.close();
+      expect((await call(admin, 'tools/stalls')).body.tool.stats).toMatchObject({ count: 1, errors: 0, aborted: 1 });
+      const stats = await call(admin, 'stats');
+      expect(stats.body.tools.stalls).toMatchObject({ errors: 0, aborted: 1 });
+    } finally {
+      handle.remove();
+    }
   });
 
   it('lists documents and folders, and records converter errors', async () => {
