@@ -87,9 +87,12 @@ function fromLlmChatPackage(pkg: LlmChatToolPackageShape): ToolPackage {
   if (tutorial !== null && tutorial !== undefined && typeof tutorial !== 'string') {
     throw new InvalidToolError(`llm-chat ToolPackage (${label}): tutorial() must return a string or null.`);
   }
+  // An explicit `name` property wins: a minifier renames classes, so the class name is only a fallback.
+  const explicit = (pkg as { name?: unknown }).name;
   const ctor = (pkg as object).constructor?.name;
+  const name = typeof explicit === 'string' && explicit !== '' ? explicit : ctor !== 'Object' ? ctor : undefined;
   return new ToolPackage(tools, {
-    ...(ctor && ctor !== 'Object' && { name: ctor }),
+    ...(name && { name }),
     ...(tutorial && { instructions: tutorial }),
   });
 }
@@ -104,8 +107,8 @@ function fromLlmChatPackage(pkg: LlmChatToolPackageShape): ToolPackage {
  *   converted (a mixed package);
  * - an llm-chat `Tool` -> {@link fromLlmChatTool};
  * - an llm-chat `ToolPackage` -> a `ToolPackage` of its converted `tools()` (llm-chat tools and
- *   toolkit tools may be mixed) whose `instructions` is its non-null `tutorial()`, named after
- *   its class.
+ *   toolkit tools may be mixed) whose `instructions` is its non-null `tutorial()`, named by its
+ *   own string `name` property when it has one, else after its class (which a minifier may rename).
  * @throws InvalidToolError when the item is none of these (the message says what was expected and
  *   names `fromLlmChatTool` / `defineTool`), when an llm-chat package's `tools()` or `tutorial()`
  *   throws or returns the wrong type, or when a member cannot be converted.

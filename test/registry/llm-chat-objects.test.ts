@@ -42,6 +42,15 @@ describe('registerTool with llm-chat objects as they are', () => {
     expect(texts(invalid).join('\n')).toMatch(/city/);
   });
 
+  it('names an llm-chat package by its own name property, else by its class (minifiers rename classes)', () => {
+    server = new InMemoryServer({ name: 'app', version: '1.0.0' });
+    server.registerTool(new FilesPackage());
+    expect(new Set(server.getToolStates().map((state) => state.packageName))).toEqual(new Set(['FilesPackage']));
+    const other = new InMemoryServer({ name: 'app', version: '1.0.0' });
+    other.registerTool(Object.assign(new PlainPackage([new WeatherTool()]), { name: 'weather' }));
+    expect(other.getToolStates().map((state) => state.packageName)).toEqual(['weather']);
+  });
+
   it('registers an llm-chat ToolPackage all at once, with its tutorial in the instructions', async () => {
     server = new InMemoryServer({ name: 'app', version: '1.0.0', instructions: 'Server intro.' });
     server.registerTool(new FilesPackage());
