@@ -113,7 +113,9 @@ export class HttpMcpServer extends BaseMcpServer {
   /**
    * Mounts the health routes and the MCP endpoint, then listens on `host:port`.
    * @throws ServerStateError when called twice or after `stop()`.
-   * @throws Error (with the Node `code`, e.g. `EADDRINUSE`) when the port cannot be bound; the server is then stopped.
+   * @throws Error (with the Node `code`, e.g. `EADDRINUSE`) when the port cannot be bound, or what loading the
+   *   `toolState` store threw. Nothing is served then and the server can be started again (free the port
+   *   first), or stopped to release what it holds (watchers, a tool-state store).
    */
   async start(): Promise<void> {
     if (this.#phase !== 'new')
@@ -124,7 +126,8 @@ export class HttpMcpServer extends BaseMcpServer {
       await this.prepareStart();
       address = await this.#endpoint.listen();
     } catch (error) {
-      await this.stop();
+      // Nothing is served yet: the server stays startable, so the app can free the port and retry.
+      if (this.#phase === 'starting') this.#phase = 'new';
       throw error;
     }
     this.#phase = 'started';

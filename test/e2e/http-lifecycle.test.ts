@@ -7,6 +7,7 @@ import { ServerStateError } from '../../src/errors.js';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { connectClient } from '../support/clients.js';
+import { silentLogger } from '../support/in-memory.js';
 import { INITIALIZE, openSession, post, sessionHeaders, startServer } from './http-helpers.js';
 
 const DIST = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
@@ -32,6 +33,27 @@ describe('HttpMcpServer lifecycle and operations', () => {
     server = await startServer();
     const second = new HttpMcpServer({ name: 't', version: '1' }, { port: server.address.port });
     await expect(second.start()).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    expect(second.isRunning).toBe(false);
+    await second.stop();
+  });
+
+  it('after a start() that could not bind, the port can be freed and start() run again', async () => {
+    const blocker = await startServer();
+    const port = blocker.address.port;
+    const retried = new HttpMcpServer({ name: 't', version: '1' }, { port, logger: silentLogger() });
+    retried.registerTool(defineTool({ name: 'ping_me', description: 'Answers.', execute: () => 'pong' }));
+    try {
+      await expect(retried.start()).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await blocker.stop();
+      await retried.start();
+      expect(retried.isRunning).toBe(true);
+      const client = await connectClient('v1', new HttpV1(new URL(retried.address.url)));
+      expect((await client.callTool('ping_me', {})).content[0]?.text).toBe('pong');
+      await client.close();
+    } finally {
+      await retried.stop();
+      await blocker.stop();
+    }
   });
 
   it('serves /health and /ready (mode, live sessions); both can be moved or disabled', async () => {

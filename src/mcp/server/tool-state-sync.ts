@@ -48,6 +48,7 @@ export class ToolStateSync {
 
   /** Loads and applies the saved set, then follows pushes. @throws what `load()` threw, unless a ToolStateError. */
   async start(): Promise<void> {
+    if (this.#active) return; // a start() retried after its transport failed to listen
     let snapshot: ToolStateSnapshot | undefined;
     let failed = false;
     try {

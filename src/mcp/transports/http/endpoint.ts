@@ -72,6 +72,7 @@ export class HttpEndpoint {
   #removeSink?: () => void;
   #http?: import('node:http').Server | import('node:https').Server;
   #address?: HttpServerAddress;
+  #mounted = false;
 
   constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpMcpServerOptions) {
     this.#host = host;
@@ -97,7 +98,8 @@ export class HttpEndpoint {
    * @throws Error (with the Node `code`, e.g. `EADDRINUSE`) when the port cannot be bound.
    */
   async listen(): Promise<HttpServerAddress> {
-    this.#mount();
+    if (!this.#mounted) this.#mount(); // once: a failed listen may be retried
+    this.#mounted = true;
     const { host, port, path } = this.#options;
     const { https } = this.#options;
     const server = https ? nodeHttps().createServer(https, this.#app) : nodeHttp().createServer(this.#app);
