@@ -1,10 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
 import type { PendingInput, TaskManager } from '../../tasks/task-manager.js';
 import { isTerminalTaskStatus, type TaskRecord } from '../../tasks/task-store.js';
 import { requestEra } from '../context/tool-context-builder.js';
-import type { SubscribingServer } from './resource-subscriptions.js';
 import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
 import type { ToolCallDeps } from './tool-call.js';
 import {
@@ -42,7 +41,7 @@ const TASK_LIST_PAGE = 100;
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDeps, manager: TaskManager): void {
+export function installTaskHandlers(server: Server, deps: ToolCallDeps, manager: TaskManager): void {
   let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
@@ -139,14 +138,14 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
 }
 
 /** Tasks each long-lived view tells its client about, and how it stops listening. */
-const watched = new WeakMap<SubscribingServer, { ids: Set<string>; stop: () => void }>();
+const watched = new WeakMap<Server, { ids: Set<string>; stop: () => void }>();
 
 /**
  * Sends `notifications/tasks/status` (2025-11-25, optional for servers) to the view's client on
  * every change of a task it created, until the task ends or the connection closes. Best effort:
  * clients must not rely on it and poll `tasks/get`.
  */
-function notifyStatus(server: SubscribingServer, manager: TaskManager, taskId: string): void {
+function notifyStatus(server: Server, manager: TaskManager, taskId: string): void {
   let entry = watched.get(server);
   if (!entry) {
     const ids = new Set<string>();
