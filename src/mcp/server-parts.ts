@@ -17,6 +17,7 @@ import type { BaseMcpServerOptions } from './server/server-options.js';
 import { createServerTasks } from './server/server-tasks.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
 import { UriResolver } from './server/uri-resolver.js';
+import { RequestPipeline } from './pipeline/request-pipeline.js';
 
 /** The model's registries, made by the facade. */
 export interface ServerRegistries {
@@ -72,6 +73,7 @@ export function createServerParts(
     pageSize: options.resourcePageSize,
     defaultToolTimeoutMs: options.defaultToolTimeoutMs,
     tasks,
+    pipeline: new RequestPipeline(),
     requestState: requestStateCodec(
       options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,
     ),

@@ -1,5 +1,5 @@
-import type { Server } from '@modelcontextprotocol/server';
 import { normalizeUri } from '../../resources/uri-normalization.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 /**
  * The resource URIs one view's client subscribed to, so that a resource update reaches only
@@ -40,12 +40,12 @@ export class ResourceSubscriptions {
  * Installs `resources/subscribe` and `resources/unsubscribe` (legacy era) on a view. Any URI
  * may be subscribed to, including one that does not exist yet or that a template serves.
  */
-export function installSubscriptionHandlers(server: Server, subscriptions: ResourceSubscriptions): void {
-  server.setRequestHandler('resources/subscribe', (request) => {
+export function installSubscriptionHandlers(routes: HandlerRoutes, subscriptions: ResourceSubscriptions): void {
+  routes.setRequestHandler('resources/subscribe', (request) => {
     subscriptions.subscribe(request.params.uri);
     return {};
   });
-  server.setRequestHandler('resources/unsubscribe', (request) => {
+  routes.setRequestHandler('resources/unsubscribe', (request) => {
     subscriptions.unsubscribe(request.params.uri);
     return {};
   });

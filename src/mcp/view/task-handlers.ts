@@ -16,6 +16,7 @@ import {
   tasksExtensionRequired,
 } from './task-wire.js';
 import { nodeCrypto } from '../../lazy-module.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -41,7 +42,12 @@ const TASK_LIST_PAGE = 100;
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-export function installTaskHandlers(server: Server, deps: ToolCallDeps, manager: TaskManager): void {
+export function installTaskHandlers(
+  server: Server,
+  routes: HandlerRoutes,
+  deps: ToolCallDeps,
+  manager: TaskManager,
+): void {
   let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
@@ -63,24 +69,24 @@ export function installTaskHandlers(server: Server, deps: ToolCallDeps, manager:
     }
   };
 
-  server.setRequestHandler(
+  routes.setRequestHandler(
     'tools/call',
     (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx) as never,
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
-  const legacyHandler = server.setRequestHandler.bind(server) as unknown as (
+  const legacyHandler = routes.setRequestHandler.bind(routes) as unknown as (
     method: string,
     handler: (request: { params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>,
   ) => void;
 
-  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/get');
     const task = await found(manager.get(params.taskId, owner(ctx)));
     return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task)) as never;
   });
 
-  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/cancel');
     if (requestEra(ctx) === 'modern') {
       await found(manager.cancel(params.taskId, owner(ctx)));
@@ -96,7 +102,7 @@ export function installTaskHandlers(server: Server, deps: ToolCallDeps, manager:
     return legacyTask(await found(manager.cancel(params.taskId, owner(ctx)))) as never;
   });
 
-  server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
     if (requestEra(ctx) !== 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     gate(ctx, 'tasks/update');
     // The SDK lifts `inputResponses` off the params of every 2026-07-28 request (multi-round-trip).

@@ -17,6 +17,7 @@ import { installTaskHandlers } from './task-handlers.js';
 import { ViewServer } from '../sdk-internals/view-server.js';
 import { LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION_ID } from './task-wire.js';
 import type { TaskManager } from '../../tasks/task-manager.js';
+import type { RequestPipeline } from '../pipeline/request-pipeline.js';
 import { ViewTools } from './view-tools.js';
 
 /** What a view is built from: the shared model owned by `BaseMcpServer`. */
@@ -37,6 +38,8 @@ export interface ViewModel {
   readonly pageSize?: number;
   /** Time limit (ms) of a directly answered call to a tool without its own `timeoutMs`. */
   readonly defaultToolTimeoutMs?: number;
+  /** The request pipeline every handler of every view is registered through (one per server). */
+  readonly pipeline: RequestPipeline;
   /** MCP tasks (both eras); without it no view offers tasks. */
   readonly tasks?: TaskManager;
   /** Server instructions followed by every tool package's instructions, or undefined. */
@@ -85,11 +88,12 @@ export function createView(
     ...{ server, tools, events: model.events, requestState: model.requestState, calls: model.calls },
     defaultTimeoutMs: model.defaultToolTimeoutMs,
   };
-  installToolHandlers(server, toolDeps);
-  if (model.tasks) installTaskHandlers(server, toolDeps, model.tasks);
-  installResourceHandlers(server, model);
-  installSubscriptionHandlers(server, subscriptions);
-  installPromptHandlers(server, model.prompts, model.requestState);
-  installCompletionHandlers(server, model);
+  const routes = model.pipeline.routes(server);
+  installToolHandlers(routes, toolDeps);
+  if (model.tasks) installTaskHandlers(server, routes, toolDeps, model.tasks);
+  installResourceHandlers(server, routes, model);
+  installSubscriptionHandlers(routes, subscriptions);
+  installPromptHandlers(server, routes, model.prompts, model.requestState);
+  installCompletionHandlers(server, routes, model);
   return { server, tools };
 }
