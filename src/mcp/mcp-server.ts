@@ -23,7 +23,6 @@ import { closeServerParts, createServerParts, type ServerParts } from './server-
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';
-import { setServerPipeline } from './pipeline/server-pipelines.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
 import type { ServerEvents } from './server/server-events.js';
@@ -90,7 +89,7 @@ export abstract class BaseMcpServer {
       );
     }
     const registries = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
-    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning);
+    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning, this);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     this.#sessionTools = options.sessionTools;
     // A file a folder scan leaves out for its size is named once in the log, never dropped silently.
@@ -106,7 +105,6 @@ export abstract class BaseMcpServer {
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
     this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
-    setServerPipeline(this, this.#parts.model.pipeline);
   }
 
   /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
