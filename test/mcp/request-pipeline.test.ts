@@ -2,6 +2,8 @@
 // of every handler the views register, with the same context fields on both eras, over real
 // HTTP (127.0.0.1) and over a stdio connection, with the v1 and the v2 clients; with no stage the
 // handler's own result is passed on untouched (the cached tools/list fast path).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -136,6 +138,17 @@ describe('the request pipeline', () => {
 });
 
 describe('RequestPipeline', () => {
+  it('is the only way src/ registers request handlers on an SDK server', () => {
+    const root = join(import.meta.dirname, '../../src');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const direct = files.filter((file) => {
+      if (file.startsWith('mcp/pipeline/')) return false;
+      const text = readFileSync(join(root, file), 'utf8');
+      return /\.setRequestHandler\(/.test(text.replaceAll('routes.setRequestHandler(', ''));
+    });
+    expect(direct).toEqual([]);
+  });
+
   const ctx = { mcpReq: { signal: new AbortController().signal } } as never;
 
   it('calls the handler directly, with its own result, while no stage is registered', () => {
