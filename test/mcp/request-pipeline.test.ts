@@ -18,6 +18,8 @@ import { registerFixturePrompts } from '../fixtures/fixture-prompts.mjs';
 import { fixtureTools } from '../fixtures/fixture-tools.mjs';
 import { CLIENT_KINDS, connectClient, type ClientKind, type TestClient } from '../support/clients.js';
 import { silentLogger } from '../support/in-memory.js';
+import { postModern, startServer } from '../e2e/http-helpers.js';
+import { slowTool } from '../tasks/task-tools.js';
 
 /** A client transport over a pair of in-process streams, framed like stdio (one JSON message a line). */
 class StreamClientTransport {
@@ -135,6 +137,33 @@ describe('the request pipeline', () => {
       });
     }
   }
+});
+
+describe('the request pipeline and tasks', () => {
+  it('runs around tools/call answered with a task and around the task methods, with the principal', async () => {
+    const server = await startServer({
+      authenticate: (req) => ({ token: 't', clientId: req.headers.authorization ?? 'none', scopes: [] }),
+      tasks: { maxTtlMs: 60_000, pollIntervalMs: 50 },
+    });
+    try {
+      server.registerTool(slowTool());
+      const seen: string[] = [];
+      serverPipeline(server).add((context, next) => {
+        seen.push(`${context.method} ${context.era} ${context.authInfo?.clientId} ${context.sessionId ?? '-'}`);
+        return next();
+      });
+      const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+      const call = (id: number, method: string, params: Record<string, unknown>) =>
+        postModern(server.address.url, { id, method, params }, capabilities, { Authorization: 'alice' });
+      const created = await call(1, 'tools/call', { name: 'slow', arguments: { ms: 10 } });
+      const taskId = (created.message.result as { taskId?: string } | undefined)?.taskId;
+      expect(taskId).toBeTypeOf('string');
+      expect((await call(2, 'tasks/get', { taskId })).message.result).toMatchObject({ taskId });
+      expect(seen).toEqual(['tools/call modern alice -', 'tasks/get modern alice -']);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('RequestPipeline', () => {
