@@ -89,7 +89,7 @@ export abstract class BaseMcpServer {
       );
     }
     const registries = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
-    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning);
+    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning, this);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     this.#sessionTools = options.sessionTools;
     // A file a folder scan leaves out for its size is named once in the log, never dropped silently.

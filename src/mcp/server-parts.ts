@@ -17,6 +17,8 @@ import type { BaseMcpServerOptions } from './server/server-options.js';
 import { createServerTasks } from './server/server-tasks.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
 import { UriResolver } from './server/uri-resolver.js';
+import { RequestPipeline } from './pipeline/request-pipeline.js';
+import { setServerPipeline } from './pipeline/server-pipelines.js';
 
 /** The model's registries, made by the facade. */
 export interface ServerRegistries {
@@ -44,12 +46,14 @@ export interface ServerParts {
  * events, the tool-state store (saved on every toggle), tasks, the observer, the view model (with
  * change fan-out) and the cluster link.
  * @param isRunning - whether the server is between `start()` and `stop()` (for the cluster link).
+ * @param owner - the `BaseMcpServer` the parts belong to (its pipeline is registered for `serverPipeline`).
  */
 export function createServerParts(
   serverInfo: ServerInfo,
   options: BaseMcpServerOptions,
   { registry, prompts, resources }: ServerRegistries,
   isRunning: () => boolean,
+  owner: object,
 ): ServerParts {
   const logger = options.logger ?? createDefaultLogger();
   const store = options.documents ?? new DocumentStore();
@@ -61,6 +65,8 @@ export function createServerParts(
   const taskStore = options.tasks?.store ?? options.cluster?.tasks;
   const tasks = createServerTasks({ ...options.tasks, store: taskStore }, events, onError);
   if (options.observer) attachObserver(events, options.observer);
+  const pipeline = new RequestPipeline();
+  setServerPipeline(owner, pipeline);
   const model: ViewModel = {
     serverInfo,
     registry,
@@ -72,6 +78,7 @@ export function createServerParts(
     pageSize: options.resourcePageSize,
     defaultToolTimeoutMs: options.defaultToolTimeoutMs,
     tasks,
+    pipeline,
     requestState: requestStateCodec(
       options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,
     ),

@@ -5,6 +5,7 @@ import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 /** What `completion/complete` looks things up in. */
 export interface CompletionSources {
@@ -23,8 +24,8 @@ export interface CompletionSources {
  * Errors: an unknown prompt or template -> -32602; a completion function that throws -> see
  * `toProtocolError`.
  */
-export function installCompletionHandlers(server: Server, sources: CompletionSources): void {
-  server.setRequestHandler('completion/complete', async (request, ctx): Promise<CompleteResult> => {
+export function installCompletionHandlers(server: Server, routes: HandlerRoutes, sources: CompletionSources): void {
+  routes.setRequestHandler('completion/complete', async (request, ctx): Promise<CompleteResult> => {
     const { ref, argument, context } = request.params;
     let complete: CompleteFunction | undefined;
     if (ref.type === 'ref/prompt') {

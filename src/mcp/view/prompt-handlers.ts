@@ -12,6 +12,7 @@ import { paginate } from './pagination.js';
 import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 /**
  * Installs `prompts/list` and `prompts/get` on a view (MCP "Prompts"). Both read the shared
@@ -24,15 +25,16 @@ import { buildToolContext, requestEra } from '../context/tool-context-builder.js
  */
 export function installPromptHandlers(
   server: Server,
+  routes: HandlerRoutes,
   prompts: PromptRegistry,
   requestState: RequestStateCodec<InputState>,
 ): void {
-  server.setRequestHandler('prompts/list', (request) => {
+  routes.setRequestHandler('prompts/list', (request) => {
     const { page, nextCursor } = paginate(prompts.list(), request.params?.cursor, Infinity);
     return { prompts: page as never, ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  server.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
+  routes.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
     const { name, arguments: raw } = request.params;
     const prompt = prompts.get(name);
     if (!prompt) {

@@ -13,6 +13,7 @@ import { toProtocolError } from './handler-errors.js';
 import { paginate } from './pagination.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
 export interface ResourceSources {
@@ -99,10 +100,10 @@ export async function readResource(
  * -32602 on 2026-07-28, per that revision); a too-large file or a failed conversion -> -32603
  * naming the file; an error thrown by a `read()` -> see `toProtocolError`.
  */
-export function installResourceHandlers(server: Server, sources: ResourceSources): void {
+export function installResourceHandlers(server: Server, routes: HandlerRoutes, sources: ResourceSources): void {
   const contextOf = (ctx: ServerContext) => buildRequestContext(server, ctx);
 
-  server.setRequestHandler('resources/list', async (request, ctx) => {
+  routes.setRequestHandler('resources/list', async (request, ctx) => {
     const all = [
       ...documentEntries(sources.documents),
       ...sources.resources.list(),
@@ -112,12 +113,12 @@ export function installResourceHandlers(server: Server, sources: ResourceSources
     return { resources: page as Resource[], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  server.setRequestHandler('resources/templates/list', (request) => {
+  routes.setRequestHandler('resources/templates/list', (request) => {
     const { page, nextCursor } = paginate(sources.resources.listTemplates(), request.params?.cursor, Infinity);
     return { resourceTemplates: [...page], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  server.setRequestHandler('resources/read', async (request, ctx) => {
+  routes.setRequestHandler('resources/read', async (request, ctx) => {
     const { uri } = request.params;
     const started = performance.now();
     const report = (ok: boolean, error?: unknown) =>

@@ -22,7 +22,7 @@ import {
 } from '../context/input-answers.js';
 import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
 import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
-import { taskAnswer } from '../sdk-internals/tasking-server.js';
+import { taskAnswer } from '../sdk-internals/view-server.js';
 import { callTool, checkOutput, type ToolCallDeps } from './tool-call.js';
 import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
 

@@ -1,10 +1,9 @@
-import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
 import type { PendingInput, TaskManager } from '../../tasks/task-manager.js';
 import { isTerminalTaskStatus, type TaskRecord } from '../../tasks/task-store.js';
 import { requestEra } from '../context/tool-context-builder.js';
-import type { SubscribingServer } from './resource-subscriptions.js';
 import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
 import type { ToolCallDeps } from './tool-call.js';
 import {
@@ -17,6 +16,7 @@ import {
   tasksExtensionRequired,
 } from './task-wire.js';
 import { nodeCrypto } from '../../lazy-module.js';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -42,7 +42,12 @@ const TASK_LIST_PAGE = 100;
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDeps, manager: TaskManager): void {
+export function installTaskHandlers(
+  server: Server,
+  routes: HandlerRoutes,
+  deps: ToolCallDeps,
+  manager: TaskManager,
+): void {
   let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
@@ -64,24 +69,24 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
     }
   };
 
-  server.setRequestHandler(
+  routes.setRequestHandler(
     'tools/call',
     (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx) as never,
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
-  const legacyHandler = server.setRequestHandler.bind(server) as unknown as (
+  const legacyHandler = routes.setRequestHandler.bind(routes) as unknown as (
     method: string,
     handler: (request: { params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>,
   ) => void;
 
-  server.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/get');
     const task = await found(manager.get(params.taskId, owner(ctx)));
     return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task)) as never;
   });
 
-  server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/cancel');
     if (requestEra(ctx) === 'modern') {
       await found(manager.cancel(params.taskId, owner(ctx)));
@@ -97,7 +102,7 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
     return legacyTask(await found(manager.cancel(params.taskId, owner(ctx)))) as never;
   });
 
-  server.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
+  routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
     if (requestEra(ctx) !== 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
     gate(ctx, 'tasks/update');
     // The SDK lifts `inputResponses` off the params of every 2026-07-28 request (multi-round-trip).
@@ -139,14 +144,14 @@ export function installTaskHandlers(server: SubscribingServer, deps: ToolCallDep
 }
 
 /** Tasks each long-lived view tells its client about, and how it stops listening. */
-const watched = new WeakMap<SubscribingServer, { ids: Set<string>; stop: () => void }>();
+const watched = new WeakMap<Server, { ids: Set<string>; stop: () => void }>();
 
 /**
  * Sends `notifications/tasks/status` (2025-11-25, optional for servers) to the view's client on
  * every change of a task it created, until the task ends or the connection closes. Best effort:
  * clients must not rely on it and poll `tasks/get`.
  */
-function notifyStatus(server: SubscribingServer, manager: TaskManager, taskId: string): void {
+function notifyStatus(server: Server, manager: TaskManager, taskId: string): void {
   let entry = watched.get(server);
   if (!entry) {
     const ids = new Set<string>();

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/server';
+import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 import { paginate } from './pagination.js';
 import { callTool, type ToolCallDeps } from './tool-call.js';
 
@@ -11,12 +11,12 @@ import { callTool, type ToolCallDeps } from './tool-call.js';
  * JSON-RPC error -32602; invalid arguments and failures inside the tool are tool
  * results with `isError: true`, so the model can correct itself.
  */
-export function installToolHandlers(server: Server, deps: ToolCallDeps): void {
-  server.setRequestHandler('tools/list', (request, ctx) => {
+export function installToolHandlers(routes: HandlerRoutes, deps: ToolCallDeps): void {
+  routes.setRequestHandler('tools/list', (request, ctx) => {
     const { page, nextCursor } = paginate(deps.tools.list(ctx.http?.authInfo), request.params?.cursor, Infinity);
     return { tools: page as never, ...(nextCursor !== undefined && { nextCursor }) };
   });
-  server.setRequestHandler('tools/call', (request, ctx) =>
+  routes.setRequestHandler('tools/call', (request, ctx) =>
     callTool(deps, request.params.name, request.params.arguments, ctx),
   );
 }

@@ -9,13 +9,15 @@ import type { InFlightCalls } from '../server/in-flight-calls.js';
 import type { InputState } from '../context/input-rounds.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
-import { installSubscriptionHandlers, SubscribingServer } from './resource-subscriptions.js';
+import { installSubscriptionHandlers, ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerInfo } from '../server/server-info.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
 import { installTaskHandlers } from './task-handlers.js';
-import { TaskingServer } from '../sdk-internals/tasking-server.js';
+import { ViewServer } from '../sdk-internals/view-server.js';
+import { LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION_ID } from './task-wire.js';
 import type { TaskManager } from '../../tasks/task-manager.js';
+import type { RequestPipeline } from '../pipeline/request-pipeline.js';
 import { ViewTools } from './view-tools.js';
 
 /** What a view is built from: the shared model owned by `BaseMcpServer`. */
@@ -36,6 +38,8 @@ export interface ViewModel {
   readonly pageSize?: number;
   /** Time limit (ms) of a directly answered call to a tool without its own `timeoutMs`. */
   readonly defaultToolTimeoutMs?: number;
+  /** The request pipeline every handler of every view is registered through (one per server). */
+  readonly pipeline: RequestPipeline;
   /** MCP tasks (both eras); without it no view offers tasks. */
   readonly tasks?: TaskManager;
   /** Server instructions followed by every tool package's instructions, or undefined. */
@@ -56,6 +60,9 @@ export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
   logging: {},
 });
 
+/** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
+const VIEW_TASKS = Object.freeze({ legacyCapability: LEGACY_TASKS_CAPABILITY, extensionId: TASKS_EXTENSION_ID });
+
 /**
  * Materializes one SDK server (a *view*) from the model. The view holds no copy of
  * the tools or documents: its handlers read the shared model on each request, so a
@@ -67,8 +74,11 @@ export function createView(
   sessionTools: readonly Tool<never>[] = [],
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
-  const server = new (model.tasks ? TaskingServer : SubscribingServer)(implementation, {
+  const subscriptions = new ResourceSubscriptions();
+  const server = new ViewServer(implementation, {
     capabilities: VIEW_CAPABILITIES,
+    ...(model.tasks && { tasks: VIEW_TASKS }),
+    wantsResourceUpdate: (uri) => subscriptions.has(uri),
     instructions: model.instructions(),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
@@ -78,11 +88,12 @@ export function createView(
     ...{ server, tools, events: model.events, requestState: model.requestState, calls: model.calls },
     defaultTimeoutMs: model.defaultToolTimeoutMs,
   };
-  installToolHandlers(server, toolDeps);
-  if (model.tasks) installTaskHandlers(server, toolDeps, model.tasks);
-  installResourceHandlers(server, model);
-  installSubscriptionHandlers(server);
-  installPromptHandlers(server, model.prompts, model.requestState);
-  installCompletionHandlers(server, model);
+  const routes = model.pipeline.routes(server);
+  installToolHandlers(routes, toolDeps);
+  if (model.tasks) installTaskHandlers(server, routes, toolDeps, model.tasks);
+  installResourceHandlers(server, routes, model);
+  installSubscriptionHandlers(routes, subscriptions);
+  installPromptHandlers(server, routes, model.prompts, model.requestState);
+  installCompletionHandlers(server, routes, model);
   return { server, tools };
 }

@@ -1,0 +1,94 @@
+import { Server, WebStandardStreamableHTTPServerTransport, type Transport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { sdkSseWriterMatches } from './cached-sse-writer.js';
+import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
+import { spareStdioChannelChecks } from './stdio-channel.js';
+
+/** One shortcut into SDK internals and whether the installed SDK still allows it. */
+export interface SdkShortcutReport {
+  /** Which shortcut (the module of `sdk-internals/` that holds it). */
+  readonly name: string;
+  /** The SDK part it relies on. */
+  readonly relies: string;
+  /** True when the shortcut applies; false when the toolkit falls back to the SDK's own path. */
+  readonly active: boolean;
+  /** Why it fell back (absent when active). */
+  readonly reason?: string;
+}
+
+/** A wire for `serveStdio` that sends nowhere: enough to see the channel it connects a server to. */
+function silentWire(): Transport {
+  return { async start() {}, async send() {}, async close() {} };
+}
+
+/** Whether `serveStdio` still connects servers to the private channel `stdio-channel.ts` spares. */
+async function stdioChannelAccepted(): Promise<boolean> {
+  let accepted = false;
+  const wire = silentWire();
+  const handle = serveStdio(
+    () =>
+      ({
+        async connect(transport: Transport) {
+          accepted = spareStdioChannelChecks(transport);
+        },
+        async close() {},
+      }) as unknown as Server,
+    { transport: wire },
+  );
+  wire.onmessage?.({ jsonrpc: '2.0', id: 0, method: 'ping' });
+  await new Promise((resolve) => setImmediate(resolve));
+  await handle.close();
+  return accepted;
+}
+
+/**
+ * The upgrade canary: probes every shortcut `sdk-internals/` takes into the installed SDK's
+ * private or protected parts and reports, per shortcut, whether it is active or fell back to the
+ * SDK's own path. Each shortcut checks itself at run time too; this puts them in one list, so an
+ * SDK upgrade shows at once which ones stopped applying (`test/mcp/sdk-canary.test.ts`).
+ */
+export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
+  const proto = Server.prototype as unknown as Record<string, unknown>;
+  const report = (name: string, relies: string, active: boolean, reason: string): SdkShortcutReport =>
+    active ? { name, relies, active } : { name, relies, active, reason };
+  let sseReason = 'the SDK writer changed';
+  const sse = sdkSseWriterMatches(
+    (WebStandardStreamableHTTPServerTransport.prototype as unknown as { writeSSEEvent?: unknown }).writeSSEEvent,
+    (reason) => (sseReason = reason),
+  );
+  const streams = (new WebStandardStreamableHTTPServerTransport({}) as unknown as { _streamMapping?: unknown })
+    ._streamMapping;
+  return [
+    report(
+      'view-server',
+      'Server._wrapHandler (protected hook)',
+      typeof proto._wrapHandler === 'function',
+      'Server has no _wrapHandler: schema failures would answer -32603 and task handles fail the result check',
+    ),
+    report(
+      'direct-dispatch',
+      'Protocol._onrequest, Protocol._onnotification',
+      typeof proto._onrequest === 'function' && typeof proto._onnotification === 'function',
+      'Protocol has no _onrequest/_onnotification',
+    ),
+    report(
+      'stdio-channel',
+      'StdioConnectionChannel deliver/send/_settle/_pendingRequests/_closed/_wire',
+      await stdioChannelAccepted(),
+      'serveStdio connects a transport of another shape',
+    ),
+    report('cached-sse-writer', 'WebStandardStreamableHTTPServerTransport.writeSSEEvent', sse, sseReason),
+    report(
+      'quiet-call-keepalive',
+      'PerRequestHTTPServerTransport.upgradeToSse, _sse, _closed, _requestId, _deferredResponse',
+      checkQuietCallKeepalive(),
+      'PerRequestHTTPServerTransport has no upgradeToSse()',
+    ),
+    report(
+      'transport-streams',
+      'WebStandardStreamableHTTPServerTransport._streamMapping',
+      streams instanceof Map,
+      'the transport has no _streamMapping table',
+    ),
+  ];
+}

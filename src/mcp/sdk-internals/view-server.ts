@@ -1,0 +1,187 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Implementation,
+  type JSONRPCRequest,
+  type ResourceUpdatedNotification,
+  type Result,
+  type ServerContext,
+  type ServerOptions,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { invalidParamsError } from '../wire/invalid-params.js';
+import { wellFormed } from '../wire/well-formed.js';
+import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
+import { spareStdioChannelChecks } from './stdio-channel.js';
+
+type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/** Protocol revisions from this one on are the modern (2026-07-28) era; they compare as dates. */
+const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** Whether `server` negotiated a modern-era (2026-07-28 or later) revision. */
+function servesModernEra(server: Server): boolean {
+  const version = server.getNegotiatedProtocolVersion();
+  return version !== undefined && version >= FIRST_MODERN_PROTOCOL_VERSION;
+}
+
+/** Per method, the rejection handler that turns a schema failure into -32602; shared by every view (heap per session, W3). */
+const refiners = new Map<string, (error: unknown) => never>();
+
+function refinerFor(method: string): (error: unknown) => never {
+  let refine = refiners.get(method);
+  if (!refine) {
+    refine = (error: unknown) => {
+      throw invalidParamsError(method, error) ?? error;
+    };
+    refiners.set(method, refine);
+  }
+  return refine;
+}
+
+/** `tools/call` answers that are task handles (`CreateTaskResult`), not `CallToolResult`s. */
+const taskAnswers = new WeakSet<object>();
+
+/** Marks `result` as a task handle, so that a view serving tasks sends it as it is (see {@link ViewServer}). */
+export function taskAnswer<T extends object>(result: T): T {
+  taskAnswers.add(result);
+  return result;
+}
+
+/** Carries a task handle out of the SDK's wrapper; not an `Error`, so no stack trace is captured per call. */
+class TaskAnswerEscape {
+  constructor(readonly result: Result) {}
+}
+
+/** What a view adds to the SDK's `ServerOptions`; each part is a value the view holds, not a subclass. */
+export interface ViewServerOptions extends ServerOptions {
+  /**
+   * MCP tasks, when the view serves them: the 2025-11-25 `tasks` capability for the `initialize`
+   * answer and the extension id advertised in `server/discover` (SEP-2663, no `tasks` slot there).
+   */
+  readonly tasks?: { readonly legacyCapability: object; readonly extensionId: string };
+  /**
+   * Whether a legacy-era client wants `notifications/resources/updated` for `uri` (its
+   * `resources/subscribe` set). Modern-era updates always go to the SDK, whose listen router
+   * filters them by the client's `subscriptions/listen` filter. Without it every update is sent.
+   */
+  readonly wantsResourceUpdate?: (uri: string) => boolean;
+}
+
+/**
+ * The one subclass of the SDK `Server` in the toolkit: every view is an instance, configured by
+ * values ({@link ViewServerOptions}) rather than by further subclasses. It adds the protocol rules
+ * the SDK leaves open, the same on every transport and era:
+ *
+ * - a second `initialize` on one connection is refused (JSON-RPC -32600 Invalid Request) and the
+ *   first client identity stays (MCP "Lifecycle": initialization happens once per connection);
+ * - a request whose params do not match the method's schema is answered -32602 Invalid params
+ *   with a short message naming the fields (`wire/invalid-params.ts`), not -32603 with a dump;
+ * - every message the view sends is well-formed Unicode (`wire/well-formed.ts`);
+ * - with `tasks`: the tasks capability per era, and a `tools/call` answer marked by
+ *   {@link taskAnswer} is carried past the SDK's `CallToolResult` check unchanged;
+ * - with `wantsResourceUpdate`: legacy-era resource updates only for subscribed URIs.
+ *
+ * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
+ * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
+ * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check.
+ */
+export class ViewServer extends Server {
+  #initialized = false;
+  // Not `#` fields: the SDK's constructor calls the overrides below before they are set.
+  private readonly viewTasks: ViewServerOptions['tasks'];
+  private readonly wantsResourceUpdate: ViewServerOptions['wantsResourceUpdate'];
+
+  constructor(serverInfo: Implementation, options: ViewServerOptions) {
+    const { tasks, wantsResourceUpdate, ...sdkOptions } = options;
+    super(serverInfo, sdkOptions);
+    this.viewTasks = tasks;
+    this.wantsResourceUpdate = wantsResourceUpdate;
+  }
+
+  override getCapabilities() {
+    const capabilities = super.getCapabilities();
+    const tasks = this.viewTasks;
+    if (!tasks) return capabilities;
+    if (!servesModernEra(this) && this.getNegotiatedProtocolVersion() !== undefined) {
+      return { ...capabilities, tasks: tasks.legacyCapability } as typeof capabilities;
+    }
+    const extensions = { ...(capabilities as { extensions?: object }).extensions, [tasks.extensionId]: {} };
+    return { ...capabilities, extensions } as typeof capabilities;
+  }
+
+  /** Sends `notifications/resources/updated` unless a legacy-era client did not subscribe to the URI. */
+  override async sendResourceUpdated(params: ResourceUpdatedNotification['params']): Promise<void> {
+    const wants = this.wantsResourceUpdate;
+    if (wants && !servesModernEra(this) && !wants(params.uri)) return;
+    return super.sendResourceUpdated(params);
+  }
+
+  protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    if (method === 'tools/call' && this.viewTasks) {
+      const inner = ViewServer.#refined(
+        this,
+        method,
+        super._wrapHandler(method, async (request, ctx) => {
+          const result = await handler(request, ctx);
+          if (taskAnswers.has(result)) throw new TaskAnswerEscape(result);
+          return result;
+        }),
+      );
+      return async (request, ctx) => {
+        try {
+          return await inner(request, ctx);
+        } catch (error) {
+          if (error instanceof TaskAnswerEscape) return error.result;
+          throw error;
+        }
+      };
+    }
+    return ViewServer.#refined(this, method, super._wrapHandler(method, handler));
+  }
+
+  static #refined(server: ViewServer, method: string, wrapped: WrappedHandler): WrappedHandler {
+    const refine = refinerFor(method);
+    if (method !== 'initialize') {
+      // Not async: one promise reaction per request instead of an async frame (hot path, W2).
+      return (request, ctx) => {
+        try {
+          return wrapped(request, ctx).then(undefined, refine);
+        } catch (error) {
+          return refine(error);
+        }
+      };
+    }
+    return async (request, ctx) => {
+      if (server.#initialized) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'Invalid Request: this connection is already initialized; initialize may be sent only once (MCP lifecycle). Open a new connection to start over.',
+        );
+      }
+      try {
+        const result = await wrapped(request, ctx);
+        server.#initialized = true;
+        return result;
+      } catch (error) {
+        return refine(error);
+      }
+    };
+  }
+
+  /**
+   * Connects as the SDK does, with every outgoing message made well-formed Unicode first, plain
+   * inbound requests dispatched without the SDK's schema-by-schema classification
+   * (`direct-dispatch.ts`: same dispatch, fewer parses), and on stdio the channel's bookkeeping
+   * without its per-message parses (`stdio-channel.ts`).
+   */
+  override async connect(transport: Transport): Promise<void> {
+    spareStdioChannelChecks(transport);
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(wellFormed(message), options);
+    const hadCallback = transport.onmessage !== undefined;
+    await super.connect(transport);
+    if (!hadCallback) dispatchPlainMessagesDirectly(this, transport);
+  }
+}
