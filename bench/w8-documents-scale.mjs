@@ -2,7 +2,7 @@
 // W8 documents at scale: the real CLI (`node dist/cli/main.js serve --stdio <folder>`, watching on)
 // over a generated folder of small Markdown files, driven by the official v2 client over stdio.
 // For each size it prints: the server's RSS (VmRSS and peak VmHWM from /proc/<pid>/status) after the
-// index is built, time from spawn to the first `resources/list` answer, time of the first
+// index is built, time from spawn to the first complete `resources/list` (every page), time of the first
 // `search_documents` (issued right after that list) and time for an edited file to be searchable.
 //
 //   npm run build && node --expose-gc bench/w8-documents-scale.mjs --files 10000,50000,100000 [--runs 1]
@@ -73,7 +73,8 @@ async function measure(root, files) {
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  const client = new Client({ name: 'w8-bench', version: '1.0.0' });
+  // The client walks every page of resources/list (as a real client does): allow enough pages.
+  const client = new Client({ name: 'w8-bench', version: '1.0.0' }, { listMaxPages: 10_000 });
   const t0 = performance.now();
   await client.connect(transport);
   const pid = transport.pid;
@@ -90,6 +91,7 @@ async function measure(root, files) {
       built = await search(client, 'granite harbor');
     }
     const indexBuilt = performance.now() - t0;
+    if (listed.resources.length !== files) throw new Error(`listed ${listed.resources.length} of ${files} files`);
     if (built.indexedDocuments !== files) throw new Error(`indexed ${built.indexedDocuments} of ${files} files`);
     const memory = rssOf(pid);
     // A change: a unique word written into one file, then searched for until found.
