@@ -39,3 +39,12 @@ export async function failure(read: Promise<unknown>): Promise<{ error: unknown;
   }
   throw new Error('the read was expected to fail');
 }
+
+/** Polls until `predicate` holds (watch events arrive asynchronously), failing after 5 s with `events`. */
+export async function until(predicate: () => boolean, events: readonly unknown[]): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
