@@ -409,15 +409,24 @@ export class DocumentStore {
     return undefined;
   }
 
-  #scan(root: string, registration: FolderRegistration): StoredDocument[] {
+  /**
+   * The folder's entries as scanned now. With `reuse` (a rescan, which keeps the entries it already has),
+   * a file already registered from this root gives its current entry instead of a new one.
+   */
+  #scan(root: string, registration: FolderRegistration, reuse = false): StoredDocument[] {
     const { config, scan } = registration;
     const shared = { title: config.title, description: config.description, mimeType: config.mimeType };
     const folder = { root, followSymlinks: scan.followSymlinks };
     const { files, tooLarge } = scanFolder(root, scan);
     this.#noteSkipped(root, tooLarge, scan.maxFileSizeBytes);
-    return files.map((file) =>
-      makeStoredDocument({ ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder }, this.converters),
-    );
+    return files.map((file) => {
+      const existing = reuse ? this.#docs.get(pathToFileURL(file.path).href) : undefined;
+      if (existing?.resource.root === root) return existing;
+      return makeStoredDocument(
+        { ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder },
+        this.converters,
+      );
+    });
   }
 
   /** Replaces the folder's too-large files with this scan's, telling skip listeners about new ones. */
@@ -484,7 +493,7 @@ export class DocumentStore {
     let fresh: StoredDocument[];
     try {
       const present = statOrUndefined(root)?.isDirectory() === true;
-      fresh = present ? this.#scan(root, registration) : [];
+      fresh = present ? this.#scan(root, registration, true) : [];
       if (!present) this.#noteSkipped(root, [], 0);
     } catch {
       return;
