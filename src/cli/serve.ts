@@ -108,7 +108,9 @@ function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<Serv
         'dot-folders and node_modules are never served)\n',
     );
   }
-  server.registerTool(createDocumentTools(server.documents, { listPageSize: options.limits?.listPageSize }));
+  // The index builds at start, in the background: a first search need not wait for every file to be read.
+  const tools = { listPageSize: options.limits?.listPageSize, indexInBackground: true };
+  server.registerTool(createDocumentTools(server.documents, tools));
   return {
     folder: options.folder,
     toolNames: server.getToolStates().map(({ tool }) => tool.name),

@@ -5,10 +5,24 @@ import { createListDocumentsTool, DEFAULT_LIST_PAGE_SIZE } from './list-document
 import { createReadDocumentTool } from './read-document-tool.js';
 import { createSearchDocumentsTool } from './search-documents-tool.js';
 
+/** How long `search_documents` waits for a background index by default, in ms. */
+export const DEFAULT_BACKGROUND_SEARCH_WAIT_MS = 500;
+
 /** Options of {@link createDocumentTools}. */
 export interface DocumentToolsOptions {
   /** The index `search_documents` uses (default: a new `DocumentSearchIndex(documents)`, built on the first search). */
   searchIndex?: DocumentSearchIndex;
+  /**
+   * Without `searchIndex`: build the default index now, in the background (`DocumentSearchIndex`'s
+   * `background` option), and let a `search_documents` call made while it builds answer after at most
+   * {@link searchWaitMs} from what is indexed, saying how many documents are still pending. Default `false`.
+   */
+  indexInBackground?: boolean;
+  /**
+   * Longest time (ms) a `search_documents` call waits for the index to catch up before it answers from what is
+   * indexed (see `pendingDocuments`). Default: 500 with `indexInBackground`, else unlimited (the call waits).
+   */
+  searchWaitMs?: number;
   /**
    * Most documents one `list_documents` call returns (default 100); the rest come page by page through
    * `nextCursor`. A page also ends before its entries pass 50,000 characters.
@@ -31,8 +45,11 @@ export function createDocumentTools(documents: DocumentStoreView, options: Docum
   const pageSize = Math.floor(options.listPageSize ?? DEFAULT_LIST_PAGE_SIZE);
   if (!(pageSize >= 1)) throw new RangeError(`listPageSize must be at least 1, got ${options.listPageSize}`);
   const listDocuments = createListDocumentsTool(documents, pageSize);
-  const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents);
-  return new ToolPackage([listDocuments, createReadDocumentTool(documents), createSearchDocumentsTool(searchIndex)], {
+  const background = options.indexInBackground === true && options.searchIndex === undefined;
+  const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents, { background });
+  const searchWaitMs = options.searchWaitMs ?? (background ? DEFAULT_BACKGROUND_SEARCH_WAIT_MS : undefined);
+  const searchDocuments = createSearchDocumentsTool(searchIndex, { maxWaitMs: searchWaitMs });
+  return new ToolPackage([listDocuments, createReadDocumentTool(documents), searchDocuments], {
     name: 'documents',
     instructions:
       'Use list_documents to discover documents, search_documents to find passages by words, and read_document ' +

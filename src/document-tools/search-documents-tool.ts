@@ -48,13 +48,18 @@ const outputSchema = z.object({
   totalMatches: z.number().int(),
   indexedDocuments: z.number().int(),
   unreadableDocuments: z.number().int(),
+  pendingDocuments: z.number().int(),
 });
 
 /** The results as text for the model: one numbered entry per document with its URI, page and snippet. */
 function formatResults(results: DocumentSearchResults): string {
-  const { query, hits, totalMatches, indexedDocuments, unreadableDocuments } = results;
+  const { query, hits, totalMatches, indexedDocuments, unreadableDocuments, pendingDocuments } = results;
   const unreadable = unreadableDocuments > 0 ? `; ${unreadableDocuments} could not be read and were not searched` : '';
-  const searched = `searched ${indexedDocuments} document(s)${unreadable}`;
+  const pending =
+    pendingDocuments > 0
+      ? `; ${pendingDocuments} more are still being indexed and were not searched: search again shortly for them`
+      : '';
+  const searched = `searched ${indexedDocuments} document(s)${unreadable}${pending}`;
   if (hits.length === 0) return `No document matches "${query}" (${searched}).`;
   const shown = hits.length < totalMatches ? `, showing the best ${hits.length}` : '';
   const lines = [`${totalMatches} document(s) match "${query}"${shown} (${searched}):`];
@@ -70,8 +75,13 @@ function formatResults(results: DocumentSearchResults): string {
 /**
  * `search_documents({ query, limit? })`: full-text search over the converted text of the registered
  * documents through `index`. Returns the matches as text and as `structuredContent` (see `outputSchema`).
+ * `options.maxWaitMs`: longest wait for the index to catch up (default: until it is current); past it the
+ * answer covers what is indexed and says how many documents were not searched yet.
  */
-export function createSearchDocumentsTool(index: DocumentSearchIndex): Tool<SearchDocumentsArgs> {
+export function createSearchDocumentsTool(
+  index: DocumentSearchIndex,
+  options: { maxWaitMs?: number } = {},
+): Tool<SearchDocumentsArgs> {
   return defineTool<SearchDocumentsArgs>({
     name: 'search_documents',
     title: 'Search documents',
@@ -85,7 +95,7 @@ export function createSearchDocumentsTool(index: DocumentSearchIndex): Tool<Sear
       if (!/[\p{L}\p{N}]/u.test(query)) {
         throw new UserError('The query has no words to search for: pass one or more words, e.g. "invoice total".');
       }
-      const results = await index.search(query, { limit, signal: context.signal });
+      const results = await index.search(query, { limit, signal: context.signal, maxWaitMs: options.maxWaitMs });
       return {
         content: [{ type: 'text', text: formatResults(results) }],
         structuredContent: { ...results },

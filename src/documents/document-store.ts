@@ -157,6 +157,8 @@ export class DocumentStore {
   readonly #docs = new Map<string, StoredDocument>();
   readonly #folders = new Map<string, FolderRegistration>();
   readonly #listeners = new Set<DocumentChangeListener>();
+  /** Per listener, what to run when {@link close} drops it. */
+  readonly #onClose = new Map<DocumentChangeListener, () => void>();
   readonly #guards = new Set<DocumentUriGuard>();
   readonly #skipListeners = new Set<DocumentSkipListener>();
   /** Files left out for their size, by path: each is reported once, until it is admitted or gone. */
@@ -306,10 +308,18 @@ export class DocumentStore {
     return readDocument(doc, this.#read);
   }
 
-  /** Subscribes to changes; returns the unsubscribe function. Listeners run synchronously; their exceptions are ignored. */
-  onChange(listener: DocumentChangeListener): () => void {
+  /**
+   * Subscribes to changes; returns the unsubscribe function. Listeners run synchronously; their exceptions are
+   * ignored. `options.onClose` runs once when {@link close} drops the listener (background work built on the
+   * events stops there).
+   */
+  onChange(listener: DocumentChangeListener, options: { onClose?: () => void } = {}): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    if (options.onClose !== undefined) this.#onClose.set(listener, options.onClose);
+    return () => {
+      this.#listeners.delete(listener);
+      this.#onClose.delete(listener);
+    };
   }
 
   /**
@@ -354,6 +364,15 @@ export class DocumentStore {
    */
   async close(): Promise<void> {
     this.#listeners.clear();
+    const onClose = [...this.#onClose.values()];
+    this.#onClose.clear();
+    for (const callback of onClose) {
+      try {
+        callback();
+      } catch {
+        // A failing callback must not stop the others or the close.
+      }
+    }
     this.#skipListeners.clear();
     this.#read.cache.clear();
     this.#read.failures.clear();
@@ -390,15 +409,24 @@ export class DocumentStore {
     return undefined;
   }
 
-  #scan(root: string, registration: FolderRegistration): StoredDocument[] {
+  /**
+   * The folder's entries as scanned now. With `reuse` (a rescan, which keeps the entries it already has),
+   * a file already registered from this root gives its current entry instead of a new one.
+   */
+  #scan(root: string, registration: FolderRegistration, reuse = false): StoredDocument[] {
     const { config, scan } = registration;
     const shared = { title: config.title, description: config.description, mimeType: config.mimeType };
     const folder = { root, followSymlinks: scan.followSymlinks };
     const { files, tooLarge } = scanFolder(root, scan);
     this.#noteSkipped(root, tooLarge, scan.maxFileSizeBytes);
-    return files.map((file) =>
-      makeStoredDocument({ ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder }, this.converters),
-    );
+    return files.map((file) => {
+      const existing = reuse ? this.#docs.get(pathToFileURL(file.path).href) : undefined;
+      if (existing?.resource.root === root) return existing;
+      return makeStoredDocument(
+        { ...file, ...shared, maxFileSizeBytes: scan.maxFileSizeBytes, folder },
+        this.converters,
+      );
+    });
   }
 
   /** Replaces the folder's too-large files with this scan's, telling skip listeners about new ones. */
@@ -465,7 +493,7 @@ export class DocumentStore {
     let fresh: StoredDocument[];
     try {
       const present = statOrUndefined(root)?.isDirectory() === true;
-      fresh = present ? this.#scan(root, registration) : [];
+      fresh = present ? this.#scan(root, registration, true) : [];
       if (!present) this.#noteSkipped(root, [], 0);
     } catch {
       return;

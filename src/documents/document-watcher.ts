@@ -2,6 +2,7 @@
  * Optional file watching (chokidar): tells the store when a registered file changes and when files
  * appear or disappear under a registered folder.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import { isHiddenRelativePath } from './path-policy.js';
@@ -15,7 +16,7 @@ export interface WatchCallbacks {
 }
 
 /**
- * One chokidar watcher per registered file or folder. Symlinks are not followed (edits to a link's target
+ * One chokidar watcher per registered file or folder (a folder's watches its folders, not each file). Symlinks are not followed (edits to a link's target
  * are not reported; reads still see them). Dot-files and `node_modules` under a folder are not watched.
  * Debounce timers are unref'd; {@link close} stops everything.
  */
@@ -42,20 +43,32 @@ export class DocumentWatcher {
     });
   }
 
-  /** Watches a folder tree (no-op when already watched). */
+  /**
+   * Watches a folder tree (no-op when already watched). chokidar watches its folders only: files are
+   * left to their folder's watcher (one inotify watch per folder instead of one per file), whose raw
+   * events name the file: `change` reports that file, `rename` (added, removed, replaced by an atomic
+   * save) reports it when it still exists and makes the folder rescan.
+   */
   watchFolder(root: string): void {
-    const ignored = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
+    const hidden = (candidate: string): boolean => isHiddenRelativePath(path.relative(root, candidate));
+    const ignored = (candidate: string, stats?: { isFile(): boolean }): boolean =>
+      hidden(candidate) || stats?.isFile() === true;
     const rescan = () => this.#schedule(`folder:${root}`, () => this.callbacks.folderChanged(root));
     this.#start(
       root,
       ignored,
-      (event, changed) => {
-        if (event === 'change') this.#fileEvent(changed);
-        else rescan();
-      },
+      () => rescan(), // addDir, unlinkDir: files are ignored, so only folders come as events
       // Files added between the registration's scan and the end of chokidar's own initial scan are
       // part of neither (chokidar does not report its initial files): one rescan once ready finds them.
       rescan,
+      (event, name, watchedPath) => {
+        if (typeof name !== 'string' || name === '') return;
+        const changed = path.join(watchedPath, name);
+        if (changed === root || hidden(changed)) return;
+        // The file first: a replaced entry is told `updated`, a new one is not known yet (no event).
+        this.#fileEvent(changed, event === 'rename');
+        if (event === 'rename') rescan();
+      },
     );
   }
 
@@ -76,9 +89,10 @@ export class DocumentWatcher {
 
   #start(
     target: string,
-    ignored: ((candidate: string) => boolean) | undefined,
+    ignored: ((candidate: string, stats?: { isFile(): boolean }) => boolean) | undefined,
     onEvent: (event: string, changed: string) => void,
     onReady?: () => void,
+    onRaw?: (event: string, name: unknown, watchedPath: string) => void,
   ): void {
     if (this.#watchers.has(target)) return;
     const entry: WatchEntry = { closed: false, ready: Promise.resolve() };
@@ -88,6 +102,11 @@ export class DocumentWatcher {
       const watcher = watch(target, { ignoreInitial: true, followSymlinks: false, ...(ignored ? { ignored } : {}) });
       entry.watcher = watcher;
       watcher.on('all', (event, changed) => onEvent(event, changed));
+      if (onRaw !== undefined)
+        watcher.on('raw', (event, name, details) => {
+          const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+          if (typeof watchedPath === 'string') onRaw(event, name, watchedPath);
+        });
       // A watcher error (e.g. EMFILE, a removed root) must not crash the server: reads stay correct without it.
       watcher.on('error', () => undefined);
       return new Promise<void>((resolve) =>
@@ -100,8 +119,11 @@ export class DocumentWatcher {
     this.#watchers.set(target, entry);
   }
 
-  #fileEvent(changed: string): void {
-    this.#schedule(`file:${changed}`, () => this.callbacks.fileChanged(changed));
+  /** Reports a file's change once debounced; with `ifPresent`, only when the file then exists (not a removal). */
+  #fileEvent(changed: string, ifPresent = false): void {
+    this.#schedule(`file:${changed}`, () => {
+      if (!ifPresent || fs.existsSync(changed)) this.callbacks.fileChanged(changed);
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * Full-text search over the converted text of a store's documents (MiniSearch, in process). The index is
- * built on the first search and kept current from the store's change events.
+ * built on the first search (or at once, in the background) and kept current from the store's change events.
  */
 import type MiniSearch from 'minisearch';
 import { lazyRequire } from '../lazy-module.js';
@@ -23,6 +23,12 @@ export const MAX_SEARCH_LIMIT = 50;
 export interface DocumentSearchIndexOptions {
   /** Documents read in parallel while (re)indexing. Default 4. */
   concurrency?: number;
+  /**
+   * Build the index now, in the background, and apply the store's changes as they come (a tick after
+   * each change event) instead of just before the next search. The work stops when the store closes or
+   * {@link DocumentSearchIndex.close} is called. Default `false` (nothing is read until the first search).
+   */
+  background?: boolean;
 }
 
 /** Options of one {@link DocumentSearchIndex.search}. */
@@ -31,6 +37,12 @@ export interface DocumentSearchOptions {
   limit?: number;
   /** Aborts the search (and the indexing it waits for; what is indexed so far is kept). */
   signal?: AbortSignal;
+  /**
+   * Longest wait (ms) for the index to catch up with the store; past it the search answers from what
+   * is indexed and `pendingDocuments` says how many documents it did not cover (the indexing goes on).
+   * Default: wait until the index is current.
+   */
+  maxWaitMs?: number;
 }
 
 /** One matching document. */
@@ -62,6 +74,11 @@ export interface DocumentSearchResults {
   indexedDocuments: number;
   /** Documents with text that could not be read (conversion failed, too large, vanished): not searchable. */
   unreadableDocuments: number;
+  /**
+   * Documents not in the index yet (being indexed, or changed since it was built): 0 unless
+   * `maxWaitMs` ran out first. Searching again later covers them.
+   */
+  pendingDocuments: number;
 }
 
 /** One indexed unit: a whole document, or one page of a paged one. */
@@ -126,7 +143,10 @@ function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
  * DOCX included; images and other blobs are skipped). From then on it listens to the store: a
  * `list_changed` makes the next search index added documents, drop removed ones and re-read replaced
  * ones; an `updated` makes it re-read that document. Only what changed is read again, just before the
- * next search runs. Searches are prefix-aware (terms of 3+ characters), tolerate small typos (terms of
+ * next search runs. With `background: true` it builds at once instead and applies changes as they come,
+ * without blocking the event loop for long (reads are asynchronous, documents are added one at a time); a
+ * search with `maxWaitMs` answers from what is indexed when the build takes longer, and says how many
+ * documents it did not cover (`pendingDocuments`). Searches are prefix-aware (terms of 3+ characters), tolerate small typos (terms of
  * 5+ characters) and rank documents matching more of the query words higher.
  */
 export class DocumentSearchIndex {
@@ -138,10 +158,22 @@ export class DocumentSearchIndex {
   #listDirty = true;
   #unsubscribe: (() => void) | undefined;
   #running: Promise<void> | undefined;
+  /** The documents the running refresh has still to index, and how many it is indexing now. */
+  #queue: string[] = [];
+  #indexing = 0;
+  /** With `background`: true until closed; the pending background refresh, if any. */
+  #background: boolean;
+  #backgroundTimer: NodeJS.Timeout | undefined;
+  readonly #backgroundStop = new AbortController();
 
   constructor(store: DocumentStoreView, options: DocumentSearchIndexOptions = {}) {
     this.#store = store;
     this.#concurrency = Math.max(1, Math.floor(options.concurrency ?? 4));
+    this.#background = options.background === true;
+    if (this.#background) {
+      this.#listen();
+      this.#refreshSoon();
+    }
   }
 
   /** The MiniSearch index, created (and the library loaded) on first use. */
@@ -169,7 +201,7 @@ export class DocumentSearchIndex {
    */
   async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResults> {
     const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
-    await this.refresh(options.signal);
+    await this.#catchUp(options.signal, options.maxWaitMs);
     const best = new Map<string, { score: number; page: number | undefined; pages: Set<number>; terms: Set<string> }>();
     for (const result of this.#mini.search(query)) {
       const uri = result.uri as string;
@@ -201,7 +233,64 @@ export class DocumentSearchIndex {
       totalMatches: best.size,
       indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
       unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
+      pendingDocuments: this.#pending(),
     };
+  }
+
+  /** Refreshes, waiting at most `maxWaitMs` (the refresh goes on past it); a failure within the wait is thrown. */
+  async #catchUp(signal: AbortSignal | undefined, maxWaitMs: number | undefined): Promise<void> {
+    const refreshed = this.refresh(signal);
+    if (maxWaitMs === undefined) return refreshed;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, maxWaitMs))));
+    refreshed.catch(() => undefined); // past the wait, a failure is the next search's to see
+    try {
+      await Promise.race([refreshed, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Documents the index does not cover yet: queued, being indexed, marked stale, or not compared since a list change. */
+  #pending(): number {
+    let pending = this.#queue.length + this.#indexing + this.#stale.size;
+    if (this.#listDirty) {
+      for (const resource of this.#store.list()) {
+        const doc = this.#docs.get(resource.uri);
+        if ((doc === undefined || doc.resource !== resource) && !this.#stale.has(resource.uri)) pending += 1;
+      }
+    }
+    return pending;
+  }
+
+  /** Subscribes to the store's changes (once); with `background`, each change schedules a refresh. */
+  #listen(): void {
+    this.#unsubscribe ??= this.#store.onChange(
+      (event) => {
+        if (event.type === 'list_changed') this.#listDirty = true;
+        else this.#stale.add(event.uri);
+        this.#refreshSoon();
+      },
+      { onClose: () => this.#stopBackground() },
+    );
+  }
+
+  /** With `background`: one refresh on the next turn of the event loop (coalescing a burst of events). */
+  #refreshSoon(): void {
+    if (!this.#background || this.#backgroundTimer !== undefined) return;
+    this.#backgroundTimer = setTimeout(() => {
+      this.#backgroundTimer = undefined;
+      if (this.#background) this.refresh(this.#backgroundStop.signal).catch(() => undefined);
+    }, 0);
+    this.#backgroundTimer.unref();
+  }
+
+  /** Ends background work: no more scheduled refreshes, and the running background one stops. */
+  #stopBackground(): void {
+    this.#background = false;
+    clearTimeout(this.#backgroundTimer);
+    this.#backgroundTimer = undefined;
+    this.#backgroundStop.abort();
   }
 
   /**
@@ -221,6 +310,7 @@ export class DocumentSearchIndex {
 
   /** Stops listening to the store and empties the index (a later search builds it again). */
   close(): void {
+    this.#stopBackground();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#mini.removeAll();
@@ -230,10 +320,7 @@ export class DocumentSearchIndex {
   }
 
   async #refreshOnce(signal: AbortSignal | undefined): Promise<void> {
-    this.#unsubscribe ??= this.#store.onChange((event) => {
-      if (event.type === 'list_changed') this.#listDirty = true;
-      else this.#stale.add(event.uri);
-    });
+    this.#listen();
     if (this.#listDirty) {
       this.#listDirty = false;
       const current = new Map(this.#store.list().map((resource) => [resource.uri, resource]));
@@ -244,15 +331,20 @@ export class DocumentSearchIndex {
       }
       for (const uri of current.keys()) if (!this.#docs.has(uri)) this.#stale.add(uri);
     }
-    const queue = [...this.#stale];
+    const queue = (this.#queue = [...this.#stale].reverse());
     this.#stale.clear();
     const worker = async (): Promise<void> => {
-      for (let uri = queue.shift(); uri !== undefined; uri = queue.shift()) {
+      for (let uri = queue.pop(); uri !== undefined; uri = queue.pop()) {
         if (signal?.aborted) {
           this.#stale.add(uri);
           continue;
         }
-        await this.#index(uri);
+        this.#indexing += 1;
+        try {
+          await this.#index(uri);
+        } finally {
+          this.#indexing -= 1;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.#concurrency, queue.length) }, worker));

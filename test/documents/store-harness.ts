@@ -3,6 +3,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import { DocumentStore, type DocumentChangeEvent, type DocumentStoreOptions } from '../../src/documents/index.js';
+import type { DocumentStoreView } from '../../src/documents/document-store.js';
 import { makeTempDir } from '../fixtures/document-builders.js';
 
 /** What each test gets; the fields are replaced before every test. */
@@ -38,4 +39,51 @@ export async function failure(read: Promise<unknown>): Promise<{ error: unknown;
     return { error, ms: performance.now() - start };
   }
   throw new Error('the read was expected to fail');
+}
+
+/** Polls until `predicate` holds (watch events arrive asynchronously), failing after 5 s with `events`. */
+export async function until(predicate: () => boolean, events: readonly unknown[]): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * The store's read side with every `readFull` recorded (by URI) and, while `gate` is set, held until it
+ * resolves: the index reads through it exactly as through the store.
+ */
+export function recordingView(target: DocumentStoreView) {
+  const reads: string[] = [];
+  const control = { gate: undefined as Promise<void> | undefined };
+  const view: DocumentStoreView = {
+    converters: target.converters,
+    maxFileSizeBytes: target.maxFileSizeBytes,
+    maxReadChars: target.maxReadChars,
+    list: () => target.list(),
+    get: (uri: string) => target.get(uri),
+    read: (uri: string) => target.read(uri),
+    readFull: async (uri: string) => {
+      reads.push(uri);
+      await control.gate;
+      return target.readFull(uri);
+    },
+    onChange: target.onChange.bind(target),
+    watchReady: () => target.watchReady(),
+    skipped: () => target.skipped(),
+    onSkip: target.onSkip.bind(target),
+  };
+  /** Holds every read from now on until the returned function is called. */
+  const hold = (): (() => void) => {
+    let release = (): void => undefined;
+    control.gate = new Promise<void>((resolve) => {
+      release = () => {
+        control.gate = undefined;
+        resolve();
+      };
+    });
+    return release;
+  };
+  return { view, reads, hold };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DocumentStore, type DocumentChangeEvent } from '../../src/documents/index.js';
 import { writeFile } from '../fixtures/document-builders.js';
-import { useDocumentStore } from './store-harness.js';
+import { until as waitUntil, useDocumentStore } from './store-harness.js';
 
 const harness = useDocumentStore({ watch: true });
 let dir: string;
@@ -11,14 +11,8 @@ let store: DocumentStore;
 let events: DocumentChangeEvent[];
 beforeEach(() => ({ dir, store, events } = harness));
 
-/** Polls until `predicate` holds (watch events arrive asynchronously), failing after 5 s. */
-async function until(predicate: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** Polls until `predicate` holds, failing after 5 s with the events seen. */
+const until = (predicate: () => boolean) => waitUntil(predicate, events);
 
 describe('DocumentStore with watch: true', () => {
   it('emits updated when a registered file changes, and serves the new content', async () => {

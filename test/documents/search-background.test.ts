@@ -1,0 +1,99 @@
+/**
+ * DocumentSearchIndex with `background: true`: built without a search, changes applied as they come,
+ * searches with `maxWaitMs` answering from what is built (and saying so), stopped by the store's close.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { DocumentStore } from '../../src/documents/index.js';
+import { DocumentSearchIndex } from '../../src/documents/search-index.js';
+import { writeFile } from '../fixtures/document-builders.js';
+import { recordingView, until, useDocumentStore } from './store-harness.js';
+
+const harness = useDocumentStore({ watch: true });
+let dir: string;
+let store: DocumentStore;
+beforeEach(() => ({ dir, store } = harness));
+
+/** Searches without waiting until the index reports nothing pending (the background work finishing), at most 5 s. */
+async function settled(index: DocumentSearchIndex, query: string) {
+  let results = await index.search(query, { maxWaitMs: 0 });
+  for (const deadline = Date.now() + 5000; results.pendingDocuments > 0 && Date.now() < deadline;)
+    results = await index.search(query, { maxWaitMs: 0 });
+  return results;
+}
+
+async function folderOf(count: number): Promise<string> {
+  const root = path.join(dir, 'root');
+  for (let i = 0; i < count; i += 1) await writeFile(root, `note-${i}.md`, `note ${i} about granite`);
+  return root;
+}
+
+describe('DocumentSearchIndex in the background', () => {
+  it('builds the index without a search, then answers at once', async () => {
+    store.registerFolder(await folderOf(20));
+    const { view, reads } = recordingView(store);
+    const index = new DocumentSearchIndex(view, { background: true });
+    try {
+      await until(() => reads.length === 20, reads); // every read started by the index itself
+      const results = await settled(index, 'granite');
+      expect(results).toMatchObject({ totalMatches: 20, indexedDocuments: 20, pendingDocuments: 0 });
+    } finally {
+      index.close();
+    }
+  });
+
+  it('answers a search made during the build from what is indexed and says how much is pending', async () => {
+    store.registerFolder(await folderOf(12));
+    const { view, reads, hold } = recordingView(store);
+    const release = hold();
+    const index = new DocumentSearchIndex(view, { background: true });
+    try {
+      await until(() => reads.length > 0, reads);
+      const partial = await index.search('granite', { maxWaitMs: 50 });
+      expect(partial.pendingDocuments).toBe(12);
+      expect(partial.indexedDocuments).toBe(0);
+      release();
+      const full = await index.search('granite'); // no maxWaitMs: waits until current
+      expect(full).toMatchObject({ totalMatches: 12, indexedDocuments: 12, pendingDocuments: 0 });
+    } finally {
+      release();
+      index.close();
+    }
+  });
+
+  it('applies an edit and a new file as they come, without waiting for a search', async () => {
+    const root = await folderOf(3);
+    const [first] = store.registerFolder(root);
+    await store.watchReady();
+    const { view, reads } = recordingView(store);
+    const index = new DocumentSearchIndex(view, { background: true });
+    try {
+      await until(() => reads.length === 3, reads);
+      await fs.writeFile(first?.path ?? '', 'now about obsidian');
+      await writeFile(root, 'added.md', 'a new note about basalt');
+      await until(() => reads.filter((uri) => uri === first?.uri).length === 2 && reads.length === 5, reads);
+      const edited = await settled(index, 'obsidian');
+      expect(edited).toMatchObject({ totalMatches: 1, pendingDocuments: 0 });
+      expect(edited.hits[0]?.uri).toBe(first?.uri);
+      expect((await index.search('basalt', { maxWaitMs: 0 })).totalMatches).toBe(1);
+      expect((await index.search('granite', { maxWaitMs: 0 })).totalMatches).toBe(2);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('stops reading when the store closes', async () => {
+    store.registerFolder(await folderOf(30));
+    const { view, reads, hold } = recordingView(store);
+    const release = hold();
+    const index = new DocumentSearchIndex(view, { background: true });
+    await until(() => reads.length > 0, reads);
+    await store.close();
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Only the reads already started when the store closed (at most the index's concurrency, 4).
+    expect(reads.length).toBeLessThanOrEqual(4);
+    index.close();
+  });
+});
