@@ -18,8 +18,11 @@ beforeEach(() => ({ dir, store } = harness));
 /** Searches without waiting until the index reports nothing pending (the background work finishing), at most 5 s. */
 async function settled(index: DocumentSearchIndex, query: string) {
   let results = await index.search(query, { maxWaitMs: 0 });
-  for (const deadline = Date.now() + 5000; results.pendingDocuments > 0 && Date.now() < deadline;)
+  // Poll with a timer between tries: a loop of microtasks alone would starve the reads it waits for.
+  for (const deadline = Date.now() + 15_000; results.pendingDocuments > 0 && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
     results = await index.search(query, { maxWaitMs: 0 });
+  }
   return results;
 }
 
