@@ -55,6 +55,7 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#endpoint = new HttpEndpoint(
       {
         logger: this.logger,
+        serverName: serverInfo.name,
         calls: this.views.calls,
         createRequestScopedServer: () => this.createRequestScopedServer(),
         createSessionView: (authInfo: AuthInfo | undefined) => this.createFreshMcpServer({ era: 'legacy', authInfo }),
