@@ -15,6 +15,7 @@ import type { InFlightCalls } from '../../server/in-flight-calls.js';
 import { ResourceServer } from '../../../auth/resource-server.js';
 import { mountResourceMetadata, resourceServerHook } from './authorization.js';
 import { answerClientError } from './client-error.js';
+import { scopeGate, type RequiredScopesOf } from './scope-gate.js';
 import { createModernLeg, eraRouter } from './era-router.js';
 import { authGuard, corsGuard, hostOriginGuard, methodGuard } from './guards.js';
 import { mountHealthRoutes, type ReadinessReport } from './health.js';
@@ -52,6 +53,8 @@ export interface EndpointHost {
   createSessionView(authInfo: AuthInfo | undefined): Server;
   /** Adds the modern handler's notifier to the change fan-out; returns its remover. */
   addSink(sink: ChangeSink): () => void;
+  /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */
+  requiredScopes: RequiredScopesOf;
   /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
   inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
   /** True while the server is running (readiness). */
@@ -214,6 +217,7 @@ export class HttpEndpoint {
         : []),
       ...(authenticate ? [authGuard(authenticate, options.authChallenge, options.resourceMetadataUrl, logger)] : []),
       jsonBody(options.maxRequestBodyBytes),
+      ...(rs ? [scopeGate(rs, () => this.resource(), this.#host.requiredScopes)] : []),
       eraRouter(
         legacy,
         createModernLeg(modern, bridge, (tool, auth) => this.#host.inputSchema(tool, auth)),
