@@ -60,10 +60,11 @@ export class HttpMcpServer extends BaseMcpServer {
         createRequestScopedServer: () => this.createRequestScopedServer(),
         createSessionView: (authInfo: AuthInfo | undefined) => this.createFreshMcpServer({ era: 'legacy', authInfo }),
         addSink: (sink) => this.views.addSink(sink),
-        requiredScopes: (method, params) =>
-          method === 'tools/call' && typeof params.name === 'string'
-            ? this.registry.get(params.name)?.requiredScopes
-            : undefined,
+        requiredScopes: (method, params) => {
+          if (typeof params.name !== 'string') return undefined;
+          if (method === 'tools/call') return this.registry.get(params.name)?.requiredScopes;
+          return method === 'prompts/get' ? this.prompts.get(params.name)?.requiredScopes : undefined;
+        },
         inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
         isRunning: () => this.isRunning,
         onSessionEvent: (event) => this.#sessionEvent(event),

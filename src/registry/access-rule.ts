@@ -24,3 +24,13 @@ export function accessRuleOf(
     return scopes.every((scope) => granted.includes(scope)) && (canAccess === undefined || canAccess(auth));
   };
 }
+
+/** Whether `rule` admits `auth`: no rule admits everyone; a rule that throws denies (never crashes a listing). */
+export function admits(rule: AccessRule | undefined, auth: AuthInfo | undefined): boolean {
+  if (!rule) return true;
+  try {
+    return rule(auth) === true;
+  } catch {
+    return false;
+  }
+}

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/c
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpMcpServer } from '../../src/mcp/http-server.js';
+import { definePrompt } from '../../src/prompts/prompt.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { CLIENT_KINDS, connectClient } from '../support/clients.js';
 import { TestAuthorizationServer } from '../support/oidc.js';
@@ -25,6 +26,13 @@ describe('requiredScopes on tools (OAuth resource server)', () => {
         requiredScopes: ['tools:write'],
         execute: (_args, context) => context.authInfo?.scopes.join(' ') ?? '',
       }),
+    );
+    server.registerPrompt(
+      definePrompt({ name: 'draft', requiredScopes: ['tools:write'], load: () => 'Draft a note.' }),
+    );
+    server.registerPrompt(definePrompt({ name: 'open', load: () => 'Anyone may read this.' }));
+    server.registerPrompt(
+      definePrompt({ name: 'staff', canAccess: (auth) => auth?.clientId === 'staff-app', load: () => 'Staff only.' }),
     );
     url = server.address.url;
   });
@@ -87,5 +95,36 @@ describe('requiredScopes on tools (OAuth resource server)', () => {
     const client = await connect('v2-modern', ['tools:read']);
     await expect(client.callTool('write_note', {})).rejects.toThrow(/tools:write/);
     await client.close();
+  });
+
+  it.each(CLIENT_KINDS)('%s: prompts follow requiredScopes and canAccess as tools do', async (kind) => {
+    const reader = await connect(kind, ['tools:read']);
+    expect((await reader.prompts()).map((prompt) => prompt.name)).toEqual(['open']);
+    await expect(reader.getPrompt('staff')).rejects.toThrow(/Unknown prompt "staff"/);
+    await reader.close();
+    const writer = await connect(kind, ['tools:read', 'tools:write']);
+    expect((await writer.prompts()).map((prompt) => prompt.name)).toEqual(['draft', 'open']);
+    expect((await writer.getPrompt('draft')).messages[0]?.content.text).toBe('Draft a note.');
+    await writer.close();
+  });
+
+  it('prompts/get without the scope: 403 insufficient_scope naming it', async () => {
+    const token = await as.token(url, ['tools:read']);
+    const modern = await postModern(
+      url,
+      { id: 5, method: 'prompts/get', params: { name: 'draft' } },
+      {},
+      bearer(token),
+    );
+    expect(modern.status).toBe(403);
+    const legacy = await post(
+      url,
+      { jsonrpc: '2.0', id: 6, method: 'prompts/get', params: { name: 'draft' } },
+      sessionHeaders(await openSession(url, bearer(token)), bearer(token)),
+    );
+    expect(legacy.status).toBe(403);
+    expect(legacy.headers.get('www-authenticate')).toContain(
+      'error="insufficient_scope", error_description="Forbidden: this needs the scope tools:write"',
+    );
   });
 });
