@@ -48,15 +48,20 @@ export class ResourceServer {
   }
 
   /**
-   * Verifies the request's bearer token for `resource` and checks the scopes every request needs.
+   * Verifies the request's bearer token for `resource` and checks `requiredScopes` (default the
+   * scopes every MCP request needs; the admin surface passes its admin scope).
    * @throws AuthenticationError: 401 without a token (challenge with `resource_metadata` and
    *   `scope`), 400-like `invalid_request` (401) for a token in the query string or a malformed
    *   header, 401 `invalid_token` for a token that does not verify, 403 `insufficient_scope` when
    *   `requiredScopes` are missing.
    */
-  async authenticate(request: BearerRequest, resource: string): Promise<AuthInfo> {
+  async authenticate(
+    request: BearerRequest,
+    resource: string,
+    requiredScopes: readonly string[] = this.options.requiredScopes,
+  ): Promise<AuthInfo> {
     const resourceMetadata = metadataUrlOf(resource);
-    const scopes = this.options.requiredScopes.length > 0 ? this.options.requiredScopes : this.options.scopesSupported;
+    const scopes = requiredScopes.length > 0 ? requiredScopes : this.options.scopesSupported;
     if (request.url && new URL(request.url, 'http://x').searchParams.has('access_token')) {
       throw new AuthenticationError(
         'Unauthorized: access tokens in the query string are refused; send an Authorization header',
@@ -88,7 +93,7 @@ export class ResourceServer {
       });
     }
     const auth = authInfoOf(token, claims, resource);
-    const missing = missingScopes(this.options.requiredScopes, auth);
+    const missing = missingScopes(requiredScopes, auth);
     if (missing.length > 0) throw this.insufficientScope(resource, missing, auth);
     return auth;
   }

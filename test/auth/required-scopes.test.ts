@@ -128,3 +128,28 @@ describe('requiredScopes on tools (OAuth resource server)', () => {
     );
   });
 });
+
+describe('admin surface with OAuth tokens (admin scope)', () => {
+  it('adminRouter accepts an access token with mcp:admin besides its own token; others get 401', async () => {
+    const { adminRouter } = await import('../../src/admin/admin-router.js');
+    const as = await TestAuthorizationServer.start();
+    const { HttpMcpServer } = await import('../../src/mcp/http-server.js');
+    const server = new HttpMcpServer(
+      { name: 'admin-auth', version: '1.0.0' },
+      { port: 0, authorization: { issuer: as.issuer, requiredScopes: ['tools:read'] } },
+    );
+    server.app.use('/admin', adminRouter(server, { token: 'admin-token-0123456789abcdef' }));
+    try {
+      await server.start();
+      const base = `${new URL(server.address.url).origin}/admin/api/tools`;
+      const admin = await as.token(server.address.url, ['mcp:admin']);
+      expect((await fetch(base, { headers: bearer(admin) })).status).toBe(200);
+      const reader = await as.token(server.address.url, ['tools:read']);
+      expect((await fetch(base, { headers: bearer(reader) })).status).toBe(401);
+      expect((await fetch(base, { headers: bearer('admin-token-0123456789abcdef') })).status).toBe(200);
+    } finally {
+      await server.stop();
+      await as.close();
+    }
+  });
+});
