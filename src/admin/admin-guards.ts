@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { Request, RequestHandler } from 'express';
 import type { ResolvedAdminOptions } from './admin-options.js';
@@ -79,10 +80,14 @@ const digest = (value: string) => nodeCrypto().createHash('sha256').update(value
 
 /**
  * Authentication of the API routes: the app's `authenticate`, else `Authorization: Bearer
- * <token>` compared in constant time. Credentials come from the header only (never a cookie
- * or the query string), so a cross-site page cannot make an authenticated request (CSRF).
+ * <token>` compared in constant time; when the server is an OAuth resource server, an access
+ * token with its admin scope passes too (`oauth`). Credentials come from the header only (never
+ * a cookie or the query string), so a cross-site page cannot make an authenticated request (CSRF).
  */
-export function authGuard(options: ResolvedAdminOptions): RequestHandler {
+export function authGuard(
+  options: ResolvedAdminOptions,
+  oauth?: (request: IncomingMessage) => Promise<boolean>,
+): RequestHandler {
   const expected = options.token === undefined ? undefined : digest(options.token);
   return async (req, res, next) => {
     let allowed = false;
@@ -92,6 +97,7 @@ export function authGuard(options: ResolvedAdminOptions): RequestHandler {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
         allowed = match !== null && expected !== undefined && nodeCrypto().timingSafeEqual(digest(match[1]!), expected);
       }
+      if (!allowed && oauth && req.headers.authorization) allowed = await oauth(req);
     } catch {
       allowed = false;
     }

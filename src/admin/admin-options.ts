@@ -22,6 +22,12 @@ export type AdminServer = Pick<
   readonly cluster?: NonNullable<BaseMcpServer['cluster']> & ClusterStatusSource;
   listSessions?(): HttpSessionInfo[];
   closeSession?(sessionId: string): boolean;
+  /**
+   * `HttpMcpServer` with `authorization`: true when the request's OAuth access token verifies and
+   * holds the admin scope (`authorization.adminScope`, default `mcp:admin`). The admin API then
+   * accepts such tokens besides its own token.
+   */
+  verifyAdminToken?(request: IncomingMessage): Promise<boolean>;
 };
 
 /**

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +75,7 @@ export function adminRouter(server: AdminServer, options: AdminRouterOptions): R
     if (!type) return sendAdminError(res, 404, 'NOT_FOUND', `No asset ${req.params.file}.`);
     res.set({ ...PAGE_HEADERS, 'Content-Type': type }).sendFile(req.params.file, { root: assets });
   });
-  router.use('/api', authGuard(resolved), adminApi(server, monitor));
+  const oauth = server.verifyAdminToken && ((req: IncomingMessage) => server.verifyAdminToken!(req));
+  router.use('/api', authGuard(resolved, oauth), adminApi(server, monitor));
   return router;
 }

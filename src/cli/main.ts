@@ -22,6 +22,9 @@ const program = new Command()
 
 /** Options of `serve` as commander parses them. */
 interface ServeFlags extends SessionFlags, TlsFlags {
+  authIssuer?: string;
+  authAudience?: string;
+  authScope?: string[];
   stdio?: boolean;
   http?: boolean;
   port?: string;
@@ -94,6 +97,9 @@ const serve = program
     '--state-file <path>',
     'JSON file keeping disabled tools across restarts (default with --admin: <config dir>/mcp-toolkit/tool-state/<folder>-<hash>.json)',
   )
+  .option('--auth-issuer <url>', 'HTTP only: require OAuth access tokens from this issuer (docs/authorization.md)')
+  .option('--auth-audience <url>', "with --auth-issuer: this server's public URL, the tokens' audience")
+  .option('--auth-scope <scope...>', 'with --auth-issuer: scopes every request needs')
   .option('-q, --quiet', 'do not print the startup banner')
   .option('--redis <url>', 'join the cluster of replicas sharing this Redis (HTTP only; docs/scaling.md)')
   .option(
@@ -145,6 +151,13 @@ addTlsFlags(addDocumentLimitFlags(serve)).action(
             port: parsePort(opts.port ?? '3000'),
             redis: opts.redis,
             https,
+            ...(opts.authIssuer && {
+              authorization: {
+                issuer: opts.authIssuer,
+                ...(opts.authAudience && { audience: opts.authAudience }),
+                ...(opts.authScope && { requiredScopes: opts.authScope }),
+              },
+            }),
             redisUnavailable,
             ...sessionOptions(opts),
           },

@@ -1,3 +1,4 @@
+import type { AuthorizationOptions } from '../auth/options.js';
 import { fileURLToPath } from 'node:url';
 import { DocumentStore } from '../documents/document-store.js';
 import { ClusterUnavailableError } from '../errors.js';
@@ -53,6 +54,8 @@ export interface ServeHttpOptions extends ServeOptions {
   adminToken?: string;
   /** Serve HTTPS (see `HttpMcpServerOptions.https`). Default: plain HTTP. */
   https?: HttpsOptions;
+  /** OAuth resource server (`--auth-issuer`; see `HttpMcpServerOptions.authorization`). */
+  authorization?: AuthorizationOptions;
   /**
    * The token was generated for this run: the settings URL is printed even when `quiet`, as
    * nothing else can tell it.
@@ -183,6 +186,7 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     maxSessions: options.maxSessions,
     sessionLimitPolicy: options.sessionLimitPolicy,
     ...(options.https && { https: options.https }),
+    ...(options.authorization && { authorization: options.authorization }),
     ...commonOptions(options),
     ...(logger && { logger }),
     cluster,

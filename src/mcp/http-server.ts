@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Express } from 'express';
 import { ServerStateError } from '../errors.js';
@@ -55,10 +56,16 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#endpoint = new HttpEndpoint(
       {
         logger: this.logger,
+        serverName: serverInfo.name,
         calls: this.views.calls,
         createRequestScopedServer: () => this.createRequestScopedServer(),
         createSessionView: (authInfo: AuthInfo | undefined) => this.createFreshMcpServer({ era: 'legacy', authInfo }),
         addSink: (sink) => this.views.addSink(sink),
+        requiredScopes: (method, params) => {
+          if (typeof params.name !== 'string') return undefined;
+          if (method === 'tools/call') return this.registry.get(params.name)?.requiredScopes;
+          return method === 'prompts/get' ? this.prompts.get(params.name)?.requiredScopes : undefined;
+        },
         inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
         isRunning: () => this.isRunning,
         onSessionEvent: (event) => this.#sessionEvent(event),
@@ -85,6 +92,24 @@ export class HttpMcpServer extends BaseMcpServer {
     const address = this.#endpoint.address;
     if (!address) throw new ServerStateError('HttpMcpServer.address is known only after start() resolved.');
     return address;
+  }
+
+  /**
+   * With `authorization`: whether the request carries an OAuth access token for this server that
+   * holds the admin scope (`authorization.adminScope`, default `mcp:admin`); `adminRouter` accepts
+   * such tokens besides its own. False without `authorization` or before `start()` resolved
+   * (the token's audience is the endpoint URL).
+   */
+  async verifyAdminToken(request: IncomingMessage): Promise<boolean> {
+    const rs = this.#endpoint.resourceServer;
+    if (!rs || !this.#endpoint.address) return false;
+    try {
+      const bearer = { authorization: request.headers.authorization, url: request.url };
+      await rs.authenticate(bearer, this.#endpoint.resource(), [rs.options.adminScope]);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Number of live legacy sessions. */

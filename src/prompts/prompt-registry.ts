@@ -1,4 +1,5 @@
-import type { Prompt as WirePrompt } from '@modelcontextprotocol/server';
+import type { AuthInfo, Prompt as WirePrompt } from '@modelcontextprotocol/server';
+import { admits } from '../registry/access-rule.js';
 import { DuplicatePromptError, InvalidPromptError } from '../errors.js';
 import { Listeners } from '../listeners.js';
 import { Prompt } from './prompt.js';
@@ -21,6 +22,8 @@ export class PromptRegistry {
   readonly #prompts = new Map<string, Prompt<never>>();
   readonly #listeners = new Listeners<PromptRegistryChange>();
   #listCache?: readonly Readonly<WirePrompt>[];
+  /** How many registered prompts have an access rule (listing filters only then). */
+  #ruled = 0;
 
   /**
    * Adds prompts, all-or-nothing.
@@ -52,6 +55,12 @@ export class PromptRegistry {
     return this.#prompts.get(name);
   }
 
+  /** The prompt with this name if the caller `auth` may use it (its `canAccess` / `requiredScopes`). */
+  getFor(name: string, auth: AuthInfo | undefined): Prompt<never> | undefined {
+    const prompt = this.#prompts.get(name);
+    return prompt && admits(prompt.canAccess, auth) ? prompt : undefined;
+  }
+
   /** Every registered prompt in registration order. */
   prompts(): readonly Prompt<never>[] {
     return [...this.#prompts.values()];
@@ -62,10 +71,14 @@ export class PromptRegistry {
     return this.#prompts.size;
   }
 
-  /** `prompts/list` entries in registration order; cached until the next change. */
-  list(): readonly Readonly<WirePrompt>[] {
+  /**
+   * `prompts/list` entries in registration order (cached until the next change), without the
+   * prompts whose access rule refuses `auth` when any prompt has one.
+   */
+  list(auth?: AuthInfo): readonly Readonly<WirePrompt>[] {
     this.#listCache ??= Object.freeze([...this.#prompts.values()].map((prompt) => prompt.compiled().listed));
-    return this.#listCache;
+    if (this.#ruled === 0) return this.#listCache;
+    return [...this.#prompts.values()].filter((p) => admits(p.canAccess, auth)).map((p) => p.compiled().listed);
   }
 
   /** Calls `listener` after each change; returns an unsubscribe function. */
@@ -75,6 +88,7 @@ export class PromptRegistry {
 
   #changed(change: PromptRegistryChange): void {
     this.#listCache = undefined;
+    this.#ruled = [...this.#prompts.values()].filter((prompt) => prompt.canAccess).length;
     this.#listeners.emit(change);
   }
 }

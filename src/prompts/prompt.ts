@@ -1,5 +1,6 @@
 import type { Icon, Prompt as WirePrompt, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { InvalidPromptError } from '../errors.js';
+import { accessRuleOf, type AccessRule } from '../registry/access-rule.js';
 import type { ToolContext } from '../registry/tool-context.js';
 import type { RequestContext } from '../registry/request-context.js';
 import { compilePromptArguments, type CompiledPromptArguments, type PromptArgumentsInput } from './prompt-arguments.js';
@@ -26,6 +27,16 @@ export interface PromptDefinition {
   icons?: Icon[];
   /** Free-form `_meta` passed through in `prompts/list`. */
   _meta?: Record<string, unknown>;
+  /**
+   * Who may see and get the prompt, as a tool's `canAccess`: false hides it from this caller's
+   * `prompts/list` and answers its `prompts/get` as an unknown prompt.
+   */
+  canAccess?: AccessRule;
+  /**
+   * OAuth scopes a caller must hold (`auth.scopes`), as on tools: hidden without them, and with
+   * `HttpMcpServer({ authorization })` a `prompts/get` gets 403 `insufficient_scope`.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /** A prompt compiled once: its arguments and its frozen `prompts/list` entry. */
@@ -53,6 +64,9 @@ export abstract class Prompt<Args = Record<string, string>> {
   readonly arguments?: PromptArgumentsInput;
   readonly icons?: Icon[];
   readonly _meta?: Record<string, unknown>;
+  /** The access rule: `requiredScopes` and `canAccess` combined (see {@link accessRuleOf}). */
+  readonly canAccess?: AccessRule;
+  readonly requiredScopes?: readonly string[];
   readonly #compiled: CompiledPrompt;
 
   constructor(definition: PromptDefinition) {
@@ -65,6 +79,8 @@ export abstract class Prompt<Args = Record<string, string>> {
     this.arguments = definition.arguments;
     this.icons = definition.icons;
     this._meta = definition._meta;
+    this.requiredScopes = definition.requiredScopes && [...definition.requiredScopes];
+    this.canAccess = accessRuleOf(`Prompt "${definition.name}"`, definition.requiredScopes, definition.canAccess);
     const args = compilePromptArguments(definition.arguments, definition.name);
     const listed: WirePrompt = { name: this.name };
     if (this.title !== undefined) listed.title = this.title;

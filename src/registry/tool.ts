@@ -7,6 +7,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
+import { accessRuleOf } from './access-rule.js';
 import { scanParamHeaders } from './param-header-rules.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
@@ -44,6 +45,12 @@ export interface ToolDefinition {
    * hook returned (undefined on stdio or without auth).
    */
   canAccess?: (auth: AuthInfo | undefined) => boolean;
+  /**
+   * OAuth scopes a caller must hold (`auth.scopes`) to see and call the tool; without them it is
+   * hidden from `tools/list`, and with `HttpMcpServer({ authorization })` a `tools/call` gets
+   * 403 `insufficient_scope` naming them (docs/authorization.md). Checked before `canAccess`.
+   */
+  requiredScopes?: readonly string[];
   /**
    * Whether a call may run as an MCP task (MCP 2025-11-25 `execution.taskSupport`; the
    * 2026-07-28 tasks extension): `forbidden` (default), `optional` or `required`. The same
@@ -87,7 +94,9 @@ export abstract class Tool<Args = Record<string, unknown>> {
   readonly outputSchema?: ToolSchema;
   readonly _meta?: Record<string, unknown>;
   readonly timeoutMs?: number;
+  /** The access rule: `requiredScopes` and `canAccess` of the definition combined (see {@link accessRuleOf}). */
   readonly canAccess?: (auth: AuthInfo | undefined) => boolean;
+  readonly requiredScopes?: readonly string[];
   readonly taskSupport?: TaskSupport;
   readonly taskAfterMs?: number;
   #compiled?: { input: CompiledSchema; output?: CompiledSchema; listed: ListedTool };
@@ -110,7 +119,8 @@ export abstract class Tool<Args = Record<string, unknown>> {
       throw new InvalidToolError(`Tool "${definition.name}": timeoutMs must be a positive number of milliseconds.`);
     }
     this.timeoutMs = definition.timeoutMs;
-    this.canAccess = definition.canAccess;
+    this.requiredScopes = definition.requiredScopes && [...definition.requiredScopes];
+    this.canAccess = accessRuleOf(`Tool "${definition.name}"`, definition.requiredScopes, definition.canAccess);
     if (
       definition.taskSupport !== undefined &&
       !['forbidden', 'optional', 'required'].includes(definition.taskSupport)
@@ -190,6 +200,7 @@ const TOOL_SPEC_KEYS = optionKeys<ToolSpec<unknown>>()([
   'icons',
   'timeoutMs',
   'canAccess',
+  'requiredScopes',
   'taskSupport',
   'taskAfterMs',
   '_meta',

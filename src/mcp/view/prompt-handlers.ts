@@ -29,14 +29,14 @@ export function installPromptHandlers(
   prompts: PromptRegistry,
   requestState: RequestStateCodec<InputState>,
 ): void {
-  routes.setRequestHandler('prompts/list', (request) => {
-    const { page, nextCursor } = paginate(prompts.list(), request.params?.cursor, Infinity);
+  routes.setRequestHandler('prompts/list', (request, ctx) => {
+    const { page, nextCursor } = paginate(prompts.list(ctx.http?.authInfo), request.params?.cursor, Infinity);
     return { prompts: page as never, ...(nextCursor !== undefined && { nextCursor }) };
   });
 
   routes.setRequestHandler('prompts/get', async (request, ctx): Promise<GetPromptResult> => {
     const { name, arguments: raw } = request.params;
-    const prompt = prompts.get(name);
+    const prompt = prompts.getFor(name, ctx.http?.authInfo);
     if (!prompt) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,

@@ -12,7 +12,10 @@ import { checkSdkSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { ChangeSink } from '../../server/live-views.js';
 import type { InFlightCalls } from '../../server/in-flight-calls.js';
+import { ResourceServer } from '../../../auth/resource-server.js';
+import { mountResourceMetadata, resourceServerHook } from './authorization.js';
 import { answerClientError } from './client-error.js';
+import { scopeGate, type RequiredScopesOf } from './scope-gate.js';
 import { createModernLeg, eraRouter } from './era-router.js';
 import { authGuard, corsGuard, hostOriginGuard, methodGuard } from './guards.js';
 import { mountHealthRoutes, type ReadinessReport } from './health.js';
@@ -40,6 +43,8 @@ export interface HttpServerAddress {
 /** What the endpoint needs from the server that owns it (`HttpMcpServer`). */
 export interface EndpointHost {
   readonly logger: Logger;
+  /** The server's name (the default `resource_name` of the OAuth metadata). */
+  readonly serverName: string;
   /** The running tool calls of every view (a dead connection or closing session aborts its own). */
   readonly calls: InFlightCalls;
   /** A per-request view (2026-07-28, stateless legacy). */
@@ -48,6 +53,8 @@ export interface EndpointHost {
   createSessionView(authInfo: AuthInfo | undefined): Server;
   /** Adds the modern handler's notifier to the change fan-out; returns its remover. */
   addSink(sink: ChangeSink): () => void;
+  /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */
+  requiredScopes: RequiredScopesOf;
   /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
   inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
   /** True while the server is running (readiness). */
@@ -68,6 +75,8 @@ export class HttpEndpoint {
   readonly #options: ResolvedHttpOptions;
   readonly #raw: HttpMcpServerOptions;
   readonly #app: Express;
+  /** Set with the `authorization` option: verifies OAuth tokens (src/auth). */
+  readonly resourceServer?: ResourceServer;
   #modern?: McpHttpHandler;
   #removeSink?: () => void;
   #http?: import('node:http').Server | import('node:https').Server;
@@ -79,6 +88,7 @@ export class HttpEndpoint {
     this.#app = app;
     this.#options = options;
     this.#raw = raw;
+    if (raw.authorization) this.resourceServer = new ResourceServer(raw.authorization, host.serverName);
     this.sessions = new SessionMap<LegacySession>({
       idleTimeoutMs: options.sessionIdleTimeoutMs,
       maxSessions: options.maxSessions,
@@ -91,6 +101,12 @@ export class HttpEndpoint {
   /** Where the endpoint listens, once {@link listen} resolved. */
   get address(): HttpServerAddress | undefined {
     return this.#address;
+  }
+
+  /** This endpoint's resource identifier (RFC 8707): the configured audience, else its URL once listening. */
+  resource(): string {
+    const rs = this.resourceServer;
+    return rs ? rs.resource(this.#address?.url ?? '') : (this.#address?.url ?? '');
   }
 
   /**
@@ -191,6 +207,9 @@ export class HttpEndpoint {
         });
 
     mountHealthRoutes(this.#app, options, () => this.#readiness());
+    const rs = this.resourceServer;
+    if (rs) mountResourceMetadata(this.#app, options.path, rs, () => this.resource());
+    const authenticate = rs ? resourceServerHook(rs, () => this.resource()) : this.#raw.authenticate;
     this.#app.all(
       options.path,
       ...(options.cors ? [corsGuard(options.cors)] : []),
@@ -198,10 +217,9 @@ export class HttpEndpoint {
       ...(options.allowedHosts || options.allowedOrigins
         ? [hostOriginGuard(options.allowedHosts, options.allowedOrigins)]
         : []),
-      ...(this.#raw.authenticate
-        ? [authGuard(this.#raw.authenticate, options.authChallenge, options.resourceMetadataUrl, logger)]
-        : []),
+      ...(authenticate ? [authGuard(authenticate, options.authChallenge, options.resourceMetadataUrl, logger)] : []),
       jsonBody(options.maxRequestBodyBytes),
+      ...(rs ? [scopeGate(rs, () => this.resource(), this.#host.requiredScopes)] : []),
       eraRouter(
         legacy,
         createModernLeg(modern, bridge, (tool, auth) => this.#host.inputSchema(tool, auth)),

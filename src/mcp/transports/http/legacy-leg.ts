@@ -11,6 +11,7 @@ import { LegacySession, type LegacyTransportSettings } from './legacy-session.js
 import { invalidInitializeResponse } from '../../wire/json-rpc-shape.js';
 import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 import type { SessionMap } from './session-map.js';
+import { principalOf } from '../../../auth/principal.js';
 import type { WebBridge } from './web-bridge.js';
 
 /** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
@@ -27,6 +28,17 @@ export interface SessionfulLegOptions {
   onError(error: unknown): void;
 }
 
+/**
+ * The principal a session is bound to: the `clientId`, plus the token's subject when the
+ * resource server authenticated it (one OAuth client serves many users; another user's token
+ * must not reach a session opened by the first).
+ */
+function ownerOf(auth: AuthInfo | undefined): string | undefined {
+  if (!auth) return undefined;
+  const subject = principalOf(auth)?.subject;
+  return subject === undefined ? auth.clientId : `${auth.clientId}\u0000${subject}`;
+}
+
 /** Whether the body is an `initialize` request, valid or not (the body is one JSON-RPC message, see `json-body.ts`). */
 function isInitialize(body: unknown): body is { id?: unknown } {
   return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
@@ -37,7 +49,7 @@ function isInitialize(body: unknown): body is { id?: unknown } {
  * management): `initialize` without `Mcp-Session-Id` opens a session with its own
  * view; later POST / GET (SSE stream) / DELETE name it in `Mcp-Session-Id`. A missing
  * id answers 400, an unknown or expired one 404 (clients then re-initialize), and a
- * session opened by one authenticated `clientId` is unknown (404) to any other.
+ * session opened by one authenticated principal (`clientId`, and the token's subject) is unknown (404) to any other.
  */
 export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
   const { sessions, bridge } = options;
@@ -56,9 +68,10 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     let session: LegacySession | undefined;
     try {
       const clientId = req.auth?.clientId;
+      const owner = ownerOf(req.auth);
       const opened = new LegacySession(options.createView(req.auth), sessions, options.transport, (id) => {
         reserved = false;
-        sessions.add(id, opened, clientId);
+        sessions.add(id, opened, clientId, owner);
         sessions.begin(id);
         res.once('close', () => sessions.end(id));
       });
@@ -91,7 +104,7 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
       );
     }
     const entry = sessions.get(id);
-    if (!entry || (entry.clientId !== undefined && entry.clientId !== req.auth?.clientId)) {
+    if (!entry || (entry.owner !== undefined && entry.owner !== ownerOf(req.auth))) {
       return sendRpcError(res, 404, HttpRpcError.SESSION_NOT_FOUND, 'Session not found');
     }
     sessions.begin(id);

@@ -8,6 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { Express } from 'express';
+import type { AuthorizationOptions } from '../../../auth/options.js';
+import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../server/server-options.js';
@@ -103,6 +105,13 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   /** Guards every MCP request on both eras; see {@link AuthenticateHook}. Default: no authentication. */
   authenticate?: AuthenticateHook;
   /**
+   * Make the server an OAuth 2.1 resource server (MCP authorization): RFC 9728 metadata at
+   * `/.well-known/oauth-protected-resource` (and its path-suffixed form), bearer tokens from
+   * `issuer` verified on every request of both eras, 401/403 challenges, `requiredScopes` on
+   * tools enforced; see {@link AuthorizationOptions} and docs/authorization.md. Not with `authenticate`.
+   */
+  authorization?: AuthorizationOptions;
+  /**
    * `WWW-Authenticate` value sent with 401s. Default `Bearer resource_metadata="<resourceMetadataUrl>"`
    * when that is set, else `Bearer realm="<server name>"`.
    */
@@ -155,6 +164,7 @@ const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([
   'allowedOrigins',
   'cors',
   'authenticate',
+  'authorization',
   'authChallenge',
   'resourceMetadataUrl',
   'maxRequestBodyBytes',
@@ -254,6 +264,13 @@ function resolveHttps(https: HttpsOptions): HttpsOptions {
  */
 export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
   assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
+  if (options.authorization && options.authenticate) {
+    throw new InvalidOptionsError(
+      'HttpMcpServer option',
+      ['authenticate'],
+      'HttpMcpServer options authorization and authenticate exclude each other: authorization verifies OAuth tokens itself.',
+    );
+  }
   const host = options.host ?? '127.0.0.1';
   const protect =
     options.dnsRebindingProtection ??

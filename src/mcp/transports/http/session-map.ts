@@ -54,6 +54,8 @@ interface Entry<S> {
   lastActivityAt: number;
   openRequests: number;
   readonly clientId?: string;
+  /** Who may use the session: `clientId` plus, for OAuth tokens, the subject (see `legacy-leg.ts`). */
+  readonly owner?: string;
 }
 
 /**
@@ -102,19 +104,19 @@ export class SessionMap<S extends Closable> {
   }
 
   /** Turns a reservation into a live session and emits `created` (after {@link closeAll}: closes it at once). */
-  add(id: string, session: S, clientId?: string): void {
+  add(id: string, session: S, clientId?: string, owner: string | undefined = clientId): void {
     this.release();
     if (this.#closed) {
       session.close().catch(this.#options.onError);
       return;
     }
     const now = Date.now();
-    this.#entries.set(id, { session, id, createdAt: now, lastActivityAt: now, openRequests: 0, clientId });
+    this.#entries.set(id, { session, id, createdAt: now, lastActivityAt: now, openRequests: 0, clientId, owner });
     this.#emit({ type: 'created', sessionId: id, clientId });
   }
 
   /** The session with this id, or undefined. */
-  get(id: string): { session: S; clientId?: string } | undefined {
+  get(id: string): { session: S; clientId?: string; owner?: string } | undefined {
     return this.#entries.get(id);
   }
 

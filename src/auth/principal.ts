@@ -1,0 +1,53 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
+/**
+ * Who is calling, as a verified access token says: the `sub`, the OAuth client, the granted
+ * scopes and every claim. Tools and prompts read it with {@link principalOf} from
+ * `context.authInfo` (the resource server stores it in `authInfo.extra.principal`).
+ */
+export interface Principal {
+  /** `sub` of the token (the end user, or the client itself for client_credentials); may be absent for introspection. */
+  readonly subject?: string;
+  /** `client_id` (RFC 9068), else `azp`, else `sub`. */
+  readonly clientId: string;
+  /** Granted scopes (`scope` string, or `scp` as Entra ID and Okta send it). */
+  readonly scopes: readonly string[];
+  /** Every claim of the token (or of the introspection answer). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** The principal the resource server attached to `auth`, or undefined for other authentication. */
+export function principalOf(auth: AuthInfo | undefined): Principal | undefined {
+  const principal = auth?.extra?.principal;
+  return typeof principal === 'object' && principal !== null ? (principal as Principal) : undefined;
+}
+
+/** Granted scopes out of a claims set: `scope` (RFC 8693 / RFC 9068, space-separated) or `scp` (string or array). */
+export function scopesOfClaims(claims: Record<string, unknown>): string[] {
+  const raw = claims.scope ?? claims.scp;
+  if (typeof raw === 'string') return raw.split(' ').filter(Boolean);
+  if (Array.isArray(raw)) return raw.filter((scope): scope is string => typeof scope === 'string');
+  return [];
+}
+
+/** Builds the SDK's `AuthInfo` (what tools see as `context.authInfo`) for a verified token. */
+export function authInfoOf(token: string, claims: Record<string, unknown>, resource: string | undefined): AuthInfo {
+  const subject = typeof claims.sub === 'string' ? claims.sub : undefined;
+  const clientId = [claims.client_id, claims.azp, subject].find((value): value is string => typeof value === 'string');
+  const principal: Principal = { subject, clientId: clientId ?? '', scopes: scopesOfClaims(claims), claims };
+  return {
+    token,
+    clientId: principal.clientId,
+    scopes: [...principal.scopes],
+    ...(typeof claims.exp === 'number' && { expiresAt: claims.exp }),
+    ...(resource && { resource: new URL(resource) }),
+    extra: { principal },
+  };
+}
+
+/** Scopes of `required` that `auth` lacks (all of them when unauthenticated). */
+export function missingScopes(required: readonly string[] | undefined, auth: AuthInfo | undefined): string[] {
+  if (!required || required.length === 0) return [];
+  const granted = new Set(auth?.scopes ?? []);
+  return required.filter((scope) => !granted.has(scope));
+}

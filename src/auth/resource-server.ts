@@ -1,0 +1,119 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { AuthenticationError } from '../errors.js';
+import { bearerChallenge } from './challenges.js';
+import { resolveAuthorization, type AuthorizationOptions, type ResolvedAuthorization } from './options.js';
+import { authInfoOf, missingScopes } from './principal.js';
+import { metadataUrlOf, protectedResourceMetadata } from './protected-resource.js';
+import { TokenRefusal, TokenVerifier } from './token-verifier.js';
+
+/** What the resource server reads of one HTTP request (it knows no servers). */
+export interface BearerRequest {
+  /** The `Authorization` header. */
+  readonly authorization?: string;
+  /** The request target (path and query), to refuse tokens sent in the query string. */
+  readonly url?: string;
+}
+
+/** The bearer scheme with exactly one token68 (RFC 6750 section 2.1). */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * An OAuth 2.1 resource server for one MCP endpoint (MCP authorization; RFC 9728, RFC 8707,
+ * RFC 6750): it authenticates bearer tokens into the SDK's `AuthInfo` (with the
+ * {@link Principal} in `extra.principal`), builds the challenges of its 401/403 answers and the
+ * protected-resource metadata document. Used by `HttpMcpServer({ authorization })`.
+ */
+export class ResourceServer {
+  readonly options: ResolvedAuthorization;
+  readonly #verifier: TokenVerifier;
+  readonly #serverName: string;
+
+  /**
+   * @throws InvalidOptionsError / TypeError on bad {@link AuthorizationOptions}.
+   */
+  constructor(options: AuthorizationOptions, serverName: string) {
+    this.options = resolveAuthorization(options);
+    this.#verifier = new TokenVerifier(this.options);
+    this.#serverName = serverName;
+  }
+
+  /** This resource's identifier: the configured `audience`, else `endpointUrl`. */
+  resource(endpointUrl: string): string {
+    return this.options.audience ?? endpointUrl;
+  }
+
+  /** The RFC 9728 metadata document of `resource`. */
+  metadata(resource: string): Record<string, unknown> {
+    return protectedResourceMetadata(this.options, resource, this.#serverName);
+  }
+
+  /**
+   * Verifies the request's bearer token for `resource` and checks `requiredScopes` (default the
+   * scopes every MCP request needs; the admin surface passes its admin scope).
+   * @throws AuthenticationError: 401 without a token (challenge with `resource_metadata` and
+   *   `scope`), 400-like `invalid_request` (401) for a token in the query string or a malformed
+   *   header, 401 `invalid_token` for a token that does not verify, 403 `insufficient_scope` when
+   *   `requiredScopes` are missing.
+   */
+  async authenticate(
+    request: BearerRequest,
+    resource: string,
+    requiredScopes: readonly string[] = this.options.requiredScopes,
+  ): Promise<AuthInfo> {
+    const resourceMetadata = metadataUrlOf(resource);
+    const scopes = requiredScopes.length > 0 ? requiredScopes : this.options.scopesSupported;
+    if (request.url && new URL(request.url, 'http://x').searchParams.has('access_token')) {
+      throw new AuthenticationError(
+        'Unauthorized: access tokens in the query string are refused; send an Authorization header',
+        {
+          challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_request' }),
+        },
+      );
+    }
+    const header = request.authorization;
+    if (!header) {
+      throw new AuthenticationError('Unauthorized: this server needs an OAuth access token', {
+        challenge: bearerChallenge({ resourceMetadata, scopes }),
+      });
+    }
+    const token = BEARER.exec(header)?.[1];
+    if (!token) {
+      throw new AuthenticationError('Unauthorized: send "Authorization: Bearer <access token>"', {
+        challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_request' }),
+      });
+    }
+    let claims: Record<string, unknown>;
+    try {
+      claims = await this.#verifier.verify(token, resource);
+    } catch (error) {
+      if (!(error instanceof TokenRefusal)) throw error;
+      throw new AuthenticationError(error.message, {
+        cause: error,
+        challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_token', description: error.message }),
+      });
+    }
+    const auth = authInfoOf(token, claims, resource);
+    const missing = missingScopes(requiredScopes, auth);
+    if (missing.length > 0) throw this.insufficientScope(resource, missing, auth);
+    return auth;
+  }
+
+  /**
+   * The 403 for a call that needs scopes the token lacks (RFC 6750 section 3.1): the challenge's
+   * `scope` names the token's scopes plus the missing ones, so a client can step up (MCP
+   * authorization, scope challenge handling).
+   */
+  insufficientScope(resource: string, missing: readonly string[], auth?: AuthInfo): AuthenticationError {
+    const scopes = [...new Set([...(auth?.scopes ?? []), ...missing])];
+    const message = `Forbidden: this needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(' ')}`;
+    return new AuthenticationError(message, {
+      status: 403,
+      challenge: bearerChallenge({
+        resourceMetadata: metadataUrlOf(resource),
+        scopes,
+        error: 'insufficient_scope',
+        description: message,
+      }),
+    });
+  }
+}

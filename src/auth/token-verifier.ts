@@ -1,0 +1,138 @@
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import { AuthenticationError } from '../errors.js';
+import { FETCH_TIMEOUT_MS, IssuerDiscovery } from './discovery.js';
+import type { ResolvedAuthorization } from './options.js';
+
+/** Why a token was refused, as RFC 6750 section 3.1 names it for the challenge. */
+export class TokenRefusal extends AuthenticationError {
+  constructor(message: string, cause?: unknown) {
+    super(`Unauthorized: ${message}`, { cause });
+  }
+}
+
+function isJws(token: string): boolean {
+  try {
+    decodeProtectedHeader(token);
+    return token.split('.').length === 3;
+  } catch {
+    return false;
+  }
+}
+
+/** A client-facing reason for a jose verification failure (no key material or internals). */
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'the access token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return 'the access token is not meant for this resource (aud)';
+    if (error.claim === 'iss') return 'the access token was not issued by the trusted authorization server (iss)';
+    if (error.claim === 'nbf') return 'the access token is not valid yet (nbf)';
+    return `the access token's "${error.claim}" claim is invalid`;
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'the access token is signed with an algorithm not allowed here';
+  if (error instanceof errors.JWKSNoMatchingKey) return "the access token's signing key is not the issuer's";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the access token's signature does not verify";
+  return 'the access token is invalid';
+}
+
+/**
+ * Verifies access tokens for one resource: JWTs (RFC 9068 profile; `jose`) against the
+ * issuer's JWKS (found by discovery, cached, refetched on an unknown `kid` after the cooldown,
+ * so rotation needs no restart), checking `iss`, `aud`, `exp`/`nbf` with the clock tolerance
+ * and the allowed algorithms; opaque tokens by RFC 7662 introspection when configured.
+ */
+export class TokenVerifier {
+  readonly #options: ResolvedAuthorization;
+  readonly #discovery: IssuerDiscovery;
+  #jwks?: Promise<ReturnType<typeof createRemoteJWKSet>>;
+
+  constructor(options: ResolvedAuthorization) {
+    this.#options = options;
+    this.#discovery = new IssuerDiscovery(options.issuer);
+  }
+
+  /**
+   * The verified claims of `token`, for the resource `audience`.
+   * @throws TokenRefusal (401 `invalid_token`) for a token that does not verify or is not active.
+   * @throws AuthenticationError (401) when the authorization server cannot be reached.
+   */
+  async verify(token: string, audience: string): Promise<Record<string, unknown>> {
+    if (isJws(token)) return this.#verifyJwt(token, audience);
+    if (this.#options.introspection) return this.#introspect(token, audience);
+    throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
+  }
+
+  async #verifyJwt(token: string, audience: string): Promise<JWTPayload> {
+    const jwks = await this.#keySet();
+    try {
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer: this.#options.issuer,
+        audience,
+        algorithms: this.#options.algorithms,
+        clockTolerance: this.#options.clockToleranceSec,
+        requiredClaims: ['exp'],
+      });
+      return payload;
+    } catch (error) {
+      if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {
+        this.#jwks = undefined;
+        throw new AuthenticationError("Unauthorized: the authorization server's keys cannot be read", { cause: error });
+      }
+      throw new TokenRefusal(reasonOf(error), error);
+    }
+  }
+
+  #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    this.#jwks ??= (async () => {
+      const uri = this.#options.jwksUri ?? (await this.#discovery.metadata()).jwks_uri;
+      if (!uri) throw new AuthenticationError("Unauthorized: the authorization server's metadata has no jwks_uri");
+      return createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: this.#options.jwksCooldownMs,
+        timeoutDuration: FETCH_TIMEOUT_MS,
+      });
+    })().catch((error: unknown) => {
+      this.#jwks = undefined;
+      throw error;
+    });
+    return this.#jwks;
+  }
+
+  async #introspect(token: string, audience: string): Promise<Record<string, unknown>> {
+    const settings = this.#options.introspection!;
+    const endpoint = settings.endpoint ?? (await this.#discovery.metadata()).introspection_endpoint;
+    if (!endpoint) throw new AuthenticationError('Unauthorized: the authorization server offers no introspection');
+    const basic = Buffer.from(
+      `${encodeURIComponent(settings.clientId)}:${encodeURIComponent(settings.clientSecret)}`,
+    ).toString('base64');
+    let answer: Record<string, unknown>;
+    try {
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${basic}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`introspection answered HTTP ${response.status}`);
+      answer = (await response.json()) as Record<string, unknown>;
+    } catch (error) {
+      throw new AuthenticationError('Unauthorized: the authorization server cannot be reached', { cause: error });
+    }
+    if (answer.active !== true) throw new TokenRefusal('the access token is not active');
+    const now = Date.now() / 1000;
+    const skew = this.#options.clockToleranceSec;
+    if (typeof answer.exp === 'number' && answer.exp + skew < now)
+      throw new TokenRefusal('the access token has expired');
+    if (typeof answer.nbf === 'number' && answer.nbf - skew > now)
+      throw new TokenRefusal('the access token is not valid yet (nbf)');
+    if (answer.iss !== undefined && answer.iss !== this.#options.issuer) {
+      throw new TokenRefusal('the access token was not issued by the trusted authorization server (iss)');
+    }
+    const aud = answer.aud;
+    const audiences = Array.isArray(aud) ? aud : aud === undefined ? [] : [aud];
+    if (!audiences.includes(audience)) throw new TokenRefusal('the access token is not meant for this resource (aud)');
+    return answer;
+  }
+}
