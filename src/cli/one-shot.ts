@@ -12,6 +12,7 @@ export interface OneShotFlags {
   timeout?: string;
 }
 
+// `list` and `call` are MCP clients: their result goes to stdout so it can be piped (`--json`).
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const notice = (line: string) => process.stderr.write(`mcp-toolkit: ${line}\n`);
 

@@ -78,11 +78,11 @@ function cliLogger() {
 }
 
 /** Server options shared by both transports: documents, quiet logger, tool state file, pings. */
-function commonOptions(options: ServeOptions) {
+function commonOptions(options: ServeOptions, logger: Logger = cliLogger()) {
   return {
     documents: documentStore(options),
     ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
-    logger: cliLogger(),
+    logger,
     ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
   };
 }
@@ -175,9 +175,9 @@ async function joinCluster(redis: string, onUnavailable: 'fail' | 'local' | unde
  *   `redisUnavailable` is `'local'`); its message names the CLI's flags.
  */
 export async function serveHttpFolder(options: ServeHttpOptions, version: string): Promise<HttpMcpServer> {
-  const logger = options.redis ? cliLogger() : undefined;
+  const logger = cliLogger(); // one logger for the server and its cluster membership
   // Like the transports, the cluster and admin modules load only when asked for.
-  const cluster = options.redis ? await joinCluster(options.redis, options.redisUnavailable, logger!) : undefined;
+  const cluster = options.redis ? await joinCluster(options.redis, options.redisUnavailable, logger) : undefined;
   const { HttpMcpServer } = await import('../mcp/http-server.js');
   const server = new HttpMcpServer(serverInfo(options, version), {
     host: options.host,
@@ -187,8 +187,7 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     sessionLimitPolicy: options.sessionLimitPolicy,
     ...(options.https && { https: options.https }),
     ...(options.authorization && { authorization: options.authorization }),
-    ...commonOptions(options),
-    ...(logger && { logger }),
+    ...commonOptions(options, logger),
     cluster,
   });
   if (options.adminToken) {

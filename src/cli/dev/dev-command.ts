@@ -17,6 +17,7 @@ export interface DevFlags {
   watch?: string[];
 }
 
+// `dev` is an MCP client: the server it runs has its own pipes, and this stdout is the person's view.
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** A path relative to the working directory when it is inside it, else absolute. */
