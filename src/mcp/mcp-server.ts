@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { type McpRequestContext, type Server, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
-import type { DocumentResource, DocumentStoreView, SkippedDocument } from '../documents/document-store.js';
+import type { DocumentResource, DocumentStoreView } from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
@@ -16,7 +15,7 @@ import type { ResourceReadContents } from '../resources/resource-contents.js';
 import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
-import { folderTemplate } from '../documents/folder-template.js';
+import { DocumentRegistration } from './server/document-registration.js';
 import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import type { LiveViews } from './server/live-views.js';
 import { closeServerParts, createServerParts, type ServerParts } from './server-parts.js';
@@ -73,8 +72,7 @@ export abstract class BaseMcpServer {
   readonly tasks: TaskManager;
   readonly #parts: ServerParts;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
-  /** Folder roots already exposed through a resource template. */
-  readonly #folderTemplates = new Set<string>();
+  readonly #documents: DocumentRegistration;
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
@@ -92,14 +90,8 @@ export abstract class BaseMcpServer {
     this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning, this);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     this.#sessionTools = options.sessionTools;
-    // A file a folder scan leaves out for its size is named once in the log, never dropped silently.
-    const leftOut = (file: SkippedDocument) =>
-      this.logger.warn(
-        { file: file.path, size: file.size, maxFileSizeBytes: file.maxFileSizeBytes },
-        `left out ${file.name}: ${file.size} bytes, over the ${file.maxFileSizeBytes}-byte file size limit (maxFileSizeBytes)`,
-      );
-    for (const file of this.#parts.store.skipped()) leftOut(file);
-    this.#parts.store.onSkip(leftOut);
+    const { store, uris, events, logger } = this.#parts;
+    this.#documents = new DocumentRegistration({ store, uris, events, logger, resources: this.#resources });
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
     this.documents = readOnlyView<DocumentStoreView>(this.#parts.store, DOCUMENTS_VIEW);
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
@@ -176,9 +168,7 @@ export abstract class BaseMcpServer {
    * @throws DuplicateResourceError when a resource registered with `registerResource` has the file's URI.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    const document = this.#parts.store.registerDocument(pathOrConfig);
-    this.events.safeEmit('documentRegistered', { document });
-    return document;
+    return this.#documents.document(pathOrConfig);
   }
 
   /**
@@ -191,16 +181,7 @@ export abstract class BaseMcpServer {
    *   (nothing is registered); a file appearing later at a resource's URI is left out with a warning.
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
-    const root = path.resolve(String((typeof pathOrConfig === 'string' ? pathOrConfig : pathOrConfig?.path) ?? '')); // the store's key
-    const template = this.#folderTemplates.has(root) ? undefined : folderTemplate(root, this.#parts.store);
-    if (template) this.#parts.uris.assertTemplateFree(template.uriTemplate); // before anything is registered
-    const documents = this.#parts.store.registerFolder(pathOrConfig);
-    for (const document of documents) this.events.safeEmit('documentRegistered', { document });
-    if (template) {
-      this.#folderTemplates.add(root);
-      this.#resources.registerTemplate(template);
-    }
-    return documents;
+    return this.#documents.folder(pathOrConfig);
   }
 
   /**
