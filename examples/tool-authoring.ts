@@ -3,6 +3,8 @@
  * Run: npm run build:examples && node .tmp/examples/examples/tool-authoring.js
  * (or compile with tsc); talk to it over stdio with any MCP client.
  */
+import { type } from 'arktype';
+import * as v from 'valibot';
 import { z } from 'zod';
 import {
   StdioMcpServer,
@@ -86,6 +88,23 @@ const logo = defineTool({
 });
 // #endregion content
 
+// #region other-schemas
+// 4b. ArkType and Valibot schemas as they are (Valibot's JSON Schema comes from @valibot/to-json-schema),
+// and one bare content block as the whole result.
+const range = defineTool({
+  name: 'range',
+  inputSchema: type({ from: 'number.integer', to: 'number.integer' }),
+  outputSchema: type({ values: 'number[]' }),
+  execute: ({ from, to }) => ({ values: Array.from({ length: Math.max(to - from, 0) }, (_, i) => from + i) }),
+});
+const greet = defineTool({
+  name: 'greet',
+  inputSchema: v.object({ name: v.pipe(v.string(), v.minLength(1)) }),
+  execute: ({ name }) => `Hello, ${name}!`,
+});
+const pixel = defineTool({ name: 'pixel', execute: () => imageContent(PIXEL) }); // an image block, not JSON text
+// #endregion other-schemas
+
 // #region access
 // 5. Access control: hidden from callers whose auth lacks the scope.
 const admin = defineTool({
@@ -131,6 +150,7 @@ server.events.on('toolCallFinished', ({ name, durationMs, isError }) =>
 );
 server.events.on('toolToggled', ({ disabled }) => process.stderr.write(`persist disabled set: ${disabled}\n`));
 // #endregion session
+server.registerTool(new ToolPackage([range, greet, pixel], { name: 'other schemas' }));
 
 await server.start();
 await server.waitUntilClosed();

@@ -51,7 +51,7 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
     priority: 1,
   },
 ];

@@ -34,7 +34,8 @@ export type ToolkitErrorCode =
   | 'INVALID_ARGUMENTS'
   /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
   | 'INVALID_OPTIONS'
-  | 'MISSING_DEPENDENCY';
+  | 'MISSING_DEPENDENCY'
+  | 'INVALID_OPENAPI';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -409,5 +410,17 @@ export class MissingDependencyError extends ToolkitError {
       `${feature} needs the "${packageName}" package, which is not installed: npm install ${packageName}`,
       options,
     );
+  }
+}
+
+/**
+ * Thrown by `fromOpenAPI` (`mcp-toolkit/openapi`) when a spec cannot become tools (code
+ * `INVALID_OPENAPI`): it cannot be read or parsed, a `$ref` does not resolve, it is not an
+ * OpenAPI 3.x document, it has no usable server URL, or a `toolName` gives an invalid or
+ * repeated name. Also when `@apidevtools/swagger-parser` (an optional peer dependency) is missing.
+ */
+export class OpenApiError extends ToolkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('INVALID_OPENAPI', message, options);
   }
 }

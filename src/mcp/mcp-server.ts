@@ -1,4 +1,4 @@
-import { type McpRequestContext, type Server, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { type McpRequestContext, type Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import type { DocumentResource, DocumentStoreView } from '../documents/document-store.js';
 import { ServerStateError } from '../errors.js';
@@ -193,9 +193,9 @@ export abstract class BaseMcpServer {
    * @throws InvalidPromptError when the definition is unusable (see `Prompt`).
    */
   registerPrompt<Args>(prompt: Prompt<Args>): Prompt<Args>;
-  registerPrompt<S extends StandardSchemaWithJSON>(
-    config: PromptSpec<StandardSchemaWithJSON.InferOutput<S>> & { arguments: S },
-  ): Prompt<StandardSchemaWithJSON.InferOutput<S>>;
+  registerPrompt<S extends StandardSchemaV1>(
+    config: Omit<PromptSpec<StandardSchemaV1.InferOutput<S>>, 'arguments'> & { arguments: S },
+  ): Prompt<StandardSchemaV1.InferOutput<S>>;
   registerPrompt(config: PromptSpec<Record<string, string>>): Prompt<Record<string, string>>;
   registerPrompt(prompt: Prompt<never> | PromptSpec<never>): Prompt<never> {
     const item = prompt instanceof Prompt ? prompt : definePrompt(prompt);

@@ -1,4 +1,4 @@
-import type { PromptArgument, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { PromptArgument, StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { completeFromList, type CompleteFunction } from '../completions/completion.js';
 import { InvalidPromptError, InvalidToolError } from '../errors.js';
 import { compileSchema } from '../registry/schema.js';
@@ -29,7 +29,7 @@ export interface PromptArgumentSpec {
  * descriptions and `required` come from its JSON Schema, a property's `enum` drives completion,
  * and properties wrapped in the SDK's `completable(schema, fn)` complete through `fn`.
  */
-export type PromptArgumentsInput = readonly PromptArgumentSpec[] | StandardSchemaWithJSON;
+export type PromptArgumentsInput = readonly PromptArgumentSpec[] | StandardSchemaV1;
 
 /** Outcome of validating `prompts/get` arguments. */
 export type ArgumentCheck = { ok: true; value: unknown } | { ok: false; message: string };
@@ -53,7 +53,7 @@ export function compilePromptArguments(
 ): CompiledPromptArguments {
   if (input === undefined) return compileList([], prompt);
   if (Array.isArray(input)) return compileList(input as readonly PromptArgumentSpec[], prompt);
-  return compileObjectSchema(input as StandardSchemaWithJSON, prompt);
+  return compileObjectSchema(input as StandardSchemaV1, prompt);
 }
 
 function compileList(specs: readonly PromptArgumentSpec[], prompt: string): CompiledPromptArguments {
@@ -105,7 +105,7 @@ interface JsonProperty {
   enum?: unknown[];
 }
 
-function compileObjectSchema(schema: StandardSchemaWithJSON, prompt: string): CompiledPromptArguments {
+function compileObjectSchema(schema: StandardSchemaV1, prompt: string): CompiledPromptArguments {
   let compiled: ReturnType<typeof compileSchema>;
   try {
     compiled = compileSchema(schema, `Prompt "${prompt}" arguments schema`);

@@ -1,4 +1,4 @@
-import type { Icon, Prompt as WirePrompt, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { Icon, Prompt as WirePrompt, StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { InvalidPromptError } from '../errors.js';
 import { accessRuleOf, type AccessRule } from '../registry/access-rule.js';
 import type { ToolContext } from '../registry/tool-context.js';
@@ -130,9 +130,9 @@ class FunctionPrompt<Args> extends Prompt<Args> {
  * ```
  * @throws InvalidPromptError as the {@link Prompt} constructor does, or when `load` is missing.
  */
-export function definePrompt<S extends StandardSchemaWithJSON>(
-  spec: PromptSpec<StandardSchemaWithJSON.InferOutput<S>> & { arguments: S },
-): Prompt<StandardSchemaWithJSON.InferOutput<S>>;
+export function definePrompt<S extends StandardSchemaV1>(
+  spec: Omit<PromptSpec<StandardSchemaV1.InferOutput<S>>, 'arguments'> & { arguments: S },
+): Prompt<StandardSchemaV1.InferOutput<S>>;
 export function definePrompt<Args = Record<string, string>>(spec: PromptSpec<NoInfer<Args>>): Prompt<Args>;
 export function definePrompt<Args>(spec: PromptSpec<Args>): Prompt<Args> {
   return new FunctionPrompt(spec);

@@ -1,15 +1,16 @@
-import { fromJsonSchema, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { fromJsonSchema, type StandardSchemaV1, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
+import { standardToJsonSchema } from './standard-json-schema.js';
 
 /** A plain JSON Schema object (draft 2020-12), as MCP puts it in `inputSchema`. */
 export type JsonSchemaObject = { type?: string; [key: string]: unknown };
 
 /**
- * What a tool may give as `inputSchema` / `outputSchema`: any Standard Schema that
- * also converts to JSON Schema (zod 4, ArkType, Valibot via its adapter), or a plain
- * JSON Schema object (validated with the SDK's AJV-backed validator).
+ * What a tool may give as `inputSchema` / `outputSchema`: any Standard Schema (zod 4 and ArkType
+ * carry their JSON Schema form; a Valibot schema is converted with `@valibot/to-json-schema`), or a
+ * plain JSON Schema object (validated with the SDK's AJV-backed validator).
  */
-export type ToolSchema = StandardSchemaWithJSON | JsonSchemaObject;
+export type ToolSchema = StandardSchemaWithJSON | StandardSchemaV1 | JsonSchemaObject;
 
 /** The outcome of {@link CompiledSchema.validate}: the parsed value or human-readable issues. */
 export type SchemaCheck = { ok: true; value: unknown } | { ok: false; issues: string[] };
@@ -36,8 +37,9 @@ const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = Object.freeze({
   additionalProperties: false,
 });
 
-function isStandardSchema(schema: ToolSchema): schema is StandardSchemaWithJSON {
-  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+/** ArkType types are functions with a `~standard` property; zod and Valibot schemas are objects. */
+function isStandardSchema(schema: ToolSchema): schema is StandardSchemaV1 {
+  return (typeof schema === 'object' || typeof schema === 'function') && schema !== null && '~standard' in schema;
 }
 
 /**
@@ -63,12 +65,7 @@ function fromAjvMessage(message: string): string | undefined {
   return pointer ? `${pointer}: ${match[2]}` : match[2];
 }
 
-type StandardSchemaV1Result = Awaited<ReturnType<StandardSchemaWithJSON['~standard']['validate']>>;
-
-function withoutDialect(json: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = json;
-  return rest;
-}
+type StandardSchemaV1Result = Awaited<ReturnType<StandardSchemaV1['~standard']['validate']>>;
 
 /**
  * Compiles a tool schema once, so listing and calling never convert again.
@@ -81,26 +78,28 @@ export function compileSchema(schema: ToolSchema | undefined, label: string): Co
   if (schema === undefined) {
     return { json: EMPTY_OBJECT_SCHEMA, validate: (value) => ({ ok: true, value: value ?? {} }) };
   }
-  let standard: StandardSchemaWithJSON;
+  let standard: StandardSchemaV1;
   let json: Record<string, unknown>;
-  try {
-    standard = isStandardSchema(schema) ? schema : fromJsonSchema(schema as never);
-    json = isStandardSchema(schema)
-      ? schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
-      : (schema as Record<string, unknown>);
-  } catch (error) {
-    throw new InvalidToolError(`${label} cannot be converted to JSON Schema: ${(error as Error).message}`);
+  if (isStandardSchema(schema)) {
+    standard = schema;
+    json = standardToJsonSchema(schema, label);
+  } else {
+    try {
+      standard = fromJsonSchema(schema as never);
+    } catch (error) {
+      throw new InvalidToolError(`${label} is not a usable JSON Schema: ${(error as Error).message}`);
+    }
+    json = schema as Record<string, unknown>;
   }
   if (json.type !== 'object') {
     throw new InvalidToolError(
       `${label} must describe an object (JSON Schema "type": "object"), got ${String(json.type)}.`,
     );
   }
-  // A converted schema loses the `$schema` its converter adds; a plain JSON Schema is sent
+  // A converted schema has lost the `$schema` its converter adds; a plain JSON Schema is sent
   // verbatim, keywords and all (`$schema`, `$defs`, `additionalProperties`: SEP-1613).
-  const wire = isStandardSchema(schema) ? withoutDialect(json) : json;
   return {
-    json: Object.freeze(wire),
+    json: Object.freeze(json),
     validate(value) {
       const result = standard['~standard'].validate(value ?? {});
       return result instanceof Promise ? result.then(toCheck) : toCheck(result);

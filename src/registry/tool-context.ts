@@ -8,7 +8,7 @@ import type {
   Implementation,
   ListRootsResult,
   LoggingLevel,
-  StandardSchemaWithJSON,
+  StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 
 /** Options shared by `elicit`, `sample` and `listRoots`. */
@@ -25,7 +25,7 @@ export interface InputRequestOptions {
 /** What `context.elicit()` asks the user: a message and a flat object schema (zod or JSON Schema). */
 export interface ElicitOptions extends InputRequestOptions {
   message: string;
-  requestedSchema: ElicitRequestFormParams['requestedSchema'] | StandardSchemaWithJSON;
+  requestedSchema: ElicitRequestFormParams['requestedSchema'] | StandardSchemaV1;
 }
 
 /** Progress of a long tool call; `total` and `message` are optional (MCP `notifications/progress`). */

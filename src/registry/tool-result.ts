@@ -4,15 +4,47 @@ import { InputUnavailableError, ToolCallAbortedError, ToolkitError, UserError } 
 /**
  * What a tool's `execute()` may return:
  * - a string (sent as one text content block),
+ * - one MCP content block (`await imageContent(...)`, `audioContent(...)`, `resourceLink(...)`, ...),
  * - an array of MCP content blocks,
  * - a full `CallToolResult` (`{ content, structuredContent?, isError? }`),
  * - any other JSON value: sent as pretty JSON text, and as `structuredContent` when it is an object.
  */
 export type ToolReturn =
-  string | ContentBlock[] | CallToolResult | Record<string, unknown> | number | boolean | null | undefined;
+  | string
+  | ContentBlock
+  | ContentBlock[]
+  | CallToolResult
+  | Record<string, unknown>
+  | number
+  | boolean
+  | null
+  | undefined;
 
 function isCallToolResult(value: object): value is CallToolResult {
   return Array.isArray((value as { content?: unknown }).content);
+}
+
+const TEXT_BLOCK_KEYS = new Set(['type', 'text', 'annotations', '_meta']);
+
+/**
+ * Whether a returned object is one MCP content block (MCP "Tool Result" content types), told by
+ * `type` and the fields that type requires. A text block counts only with no other keys, so a
+ * structured value that merely has `type` and `text` fields stays structured.
+ */
+function isContentBlock(value: Record<string, unknown>): value is ContentBlock {
+  switch (value.type) {
+    case 'image':
+    case 'audio':
+      return typeof value.data === 'string' && typeof value.mimeType === 'string';
+    case 'resource_link':
+      return typeof value.uri === 'string' && typeof value.name === 'string';
+    case 'resource':
+      return typeof value.resource === 'object' && value.resource !== null;
+    case 'text':
+      return typeof value.text === 'string' && Object.keys(value).every((key) => TEXT_BLOCK_KEYS.has(key));
+    default:
+      return false;
+  }
 }
 
 /** Turns any {@link ToolReturn} into a `CallToolResult` (MCP `tools/call` result shape). */
@@ -22,6 +54,7 @@ export function toCallToolResult(value: ToolReturn): CallToolResult {
   if (Array.isArray(value)) return { content: value };
   if (typeof value === 'object') {
     if (isCallToolResult(value)) return value;
+    if (isContentBlock(value)) return { content: [value] };
     return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
   }
   return { content: [{ type: 'text', text: String(value) }] };

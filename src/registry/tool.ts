@@ -1,11 +1,5 @@
 import { assertKnownOptions, optionKeys } from '../known-options.js';
-import type {
-  AuthInfo,
-  CallToolResult,
-  Icon,
-  StandardSchemaWithJSON,
-  ToolAnnotations,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, Icon, StandardSchemaV1, ToolAnnotations } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { accessRuleOf } from './access-rule.js';
 import { scanParamHeaders } from './param-header-rules.js';
@@ -176,8 +170,8 @@ export interface ToolSpec<Args> extends ToolDefinition {
 }
 
 /** What `execute` returns for an `outputSchema` of type `O`: its structured value (sent as `structuredContent`) or a full result. */
-export type ToolOutput<O> = [O] extends [StandardSchemaWithJSON]
-  ? StandardSchemaWithJSON.InferInput<O> | CallToolResult
+export type ToolOutput<O> = [O] extends [StandardSchemaV1]
+  ? StandardSchemaV1.InferInput<O> | CallToolResult
   : ToolReturn;
 
 /**
@@ -234,9 +228,9 @@ class FunctionTool<Args> extends Tool<Args> {
  * @throws InvalidToolError as the {@link Tool} constructor does.
  * @throws InvalidOptionsError when the spec has a key that {@link ToolSpec} does not define (e.g. `timeOutMs`).
  */
-export function defineTool<I extends StandardSchemaWithJSON, O extends ToolSchema | undefined = ToolSchema | undefined>(
-  spec: TypedToolSpec<StandardSchemaWithJSON.InferOutput<I>, O> & { inputSchema: I },
-): Tool<StandardSchemaWithJSON.InferOutput<I>>;
+export function defineTool<I extends StandardSchemaV1, O extends ToolSchema | undefined = ToolSchema | undefined>(
+  spec: Omit<TypedToolSpec<StandardSchemaV1.InferOutput<I>, O>, 'inputSchema'> & { inputSchema: I },
+): Tool<StandardSchemaV1.InferOutput<I>>;
 export function defineTool<Args = Record<string, unknown>, O extends ToolSchema | undefined = ToolSchema | undefined>(
   spec: TypedToolSpec<NoInfer<Args>, O>,
 ): Tool<Args>;

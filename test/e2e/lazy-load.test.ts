@@ -17,6 +17,8 @@ const LAZY = [
   'jszip',
   'fflate',
   'redis',
+  '@apidevtools/swagger-parser',
+  '@valibot/to-json-schema',
 ];
 
 const SCRIPT = `

@@ -35,6 +35,8 @@ beforeAll(async () => {
   const clientVersion = JSON.parse(
     readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/client/package.json'), 'utf8'),
   ).version;
+  // Valibot without @valibot/to-json-schema, the optional peer that lists its schemas.
+  const valibotVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/valibot/package.json'), 'utf8')).version;
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
   await run(
@@ -43,6 +45,7 @@ beforeAll(async () => {
       'install',
       tarball,
       `@modelcontextprotocol/client@${clientVersion}`,
+      `valibot@${valibotVersion}`,
       '--no-audit',
       '--no-fund',
       '--prefer-offline',
@@ -93,6 +96,40 @@ console.log([StdioMcpServer, HttpMcpServer, defineTool, ToolPackage, connectInMe
 console.log(typeof StdioMcpServer, typeof defineTool);`,
     );
     expect((await node('require.cjs')).stdout.trim()).toBe('function function');
+  });
+
+  it('imports mcp-toolkit/openapi without its optional peer swagger-parser, and names it on first use', async () => {
+    expect(existsSync(path.join(app, 'node_modules/@apidevtools/swagger-parser'))).toBe(false);
+    writeFileSync(
+      path.join(app, 'openapi.mjs'),
+      `import { fromOpenAPI, OpenApiError } from 'mcp-toolkit/openapi';
+try {
+  await fromOpenAPI({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} });
+} catch (error) {
+  console.log(error instanceof OpenApiError, error.code, error.message);
+}`,
+    );
+    expect((await node('openapi.mjs')).stdout.trim()).toBe(
+      'true INVALID_OPENAPI fromOpenAPI needs the optional peer dependency @apidevtools/swagger-parser: npm install @apidevtools/swagger-parser',
+    );
+  });
+
+  it('names @valibot/to-json-schema when a Valibot schema is used without it', async () => {
+    writeFileSync(
+      path.join(app, 'valibot.mjs'),
+      `import * as v from 'valibot';
+import { StdioMcpServer, defineTool } from 'mcp-toolkit';
+const server = new StdioMcpServer({ name: 'v', version: '1.0.0' });
+try {
+  server.registerTool(defineTool({ name: 'greet', inputSchema: v.object({ name: v.string() }), execute: () => 'hi' }));
+} catch (error) {
+  console.log(error.code, error.message);
+}`,
+    );
+    expect((await node('valibot.mjs')).stdout.trim()).toBe(
+      'INVALID_TOOL Tool "greet" inputSchema is a Valibot schema: install @valibot/to-json-schema ' +
+        '(npm install @valibot/to-json-schema) so it can be listed as JSON Schema.',
+    );
   });
 
   it('runs a one-tool stdio server written against the installed package', async () => {

@@ -6,20 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { audioContent, embeddedResource, imageContent, resourceLink } from '../../src/registry/content.js';
-
-// Smallest valid PNG (1x1) and a WAV header: enough for content sniffing.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-const WAV = Buffer.concat([
-  Buffer.from('RIFF'),
-  Buffer.from([36, 0, 0, 0]),
-  Buffer.from('WAVEfmt '),
-  Buffer.from([16, 0, 0, 0, 1, 0, 1, 0, 0x44, 0xac, 0, 0, 0x88, 0x58, 1, 0, 2, 0, 16, 0]),
-  Buffer.from('data'),
-  Buffer.from([0, 0, 0, 0]),
-]);
+import { PNG, WAV } from '../support/media.js';
 
 let server: http.Server;
 let base: string;

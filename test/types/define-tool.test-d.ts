@@ -4,6 +4,8 @@
  * `@ts-expect-error` fails to compile when the mistake below it stops being an error.
  */
 import { expectTypeOf } from 'vitest';
+import { type as arkType } from 'arktype';
+import * as v from 'valibot';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../src/index.js';
 
@@ -64,4 +66,23 @@ defineTool({
     expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
     return 'ok';
   },
+});
+
+// ArkType (its types are functions) and Valibot (no JSON Schema of its own) infer the same way.
+defineTool({
+  name: 'ark',
+  inputSchema: arkType({ values: 'number[]', 'label?': 'string' }),
+  outputSchema: arkType({ count: 'number' }),
+  execute: ({ values, label }) => {
+    expectTypeOf(values).toEqualTypeOf<number[]>();
+    expectTypeOf(label).toEqualTypeOf<string | undefined>();
+    return { count: values.length };
+  },
+});
+defineTool({
+  name: 'valibot',
+  inputSchema: v.object({ values: v.array(v.number()) }),
+  outputSchema: v.object({ count: v.number() }),
+  // @ts-expect-error: the Valibot outputSchema says count is a number
+  execute: ({ values }) => ({ count: String(values.length) }),
 });

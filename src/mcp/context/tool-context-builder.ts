@@ -6,14 +6,15 @@ import {
   type CreateMessageResult,
   type ElicitRequestFormParams,
   type ElicitResult,
-  type StandardSchemaWithJSON,
   type Implementation,
   type ListRootsResult,
   type LoggingLevel,
   type Server,
   type ServerContext,
+  type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { InputUnavailableError, type ClientInputCapability } from '../../errors.js';
+import { standardToJsonSchema } from '../../registry/standard-json-schema.js';
 import type { ElicitOptions, ToolContext, ToolLogger } from '../../registry/tool-context.js';
 import { inputAnswerProblem, MAX_INPUT_ATTEMPTS, tooManyWrongAnswers } from './input-answers.js';
 import type { InputRounds } from './input-rounds.js';
@@ -25,11 +26,14 @@ export function requestEra(ctx: ServerContext): 'legacy' | 'modern' {
   return 'legacy';
 }
 
-/** A zod / Standard Schema becomes the flat JSON Schema elicitation puts on the wire. */
-function wireSchema(schema: ElicitOptions['requestedSchema']): ElicitRequestFormParams['requestedSchema'] {
+/**
+ * A zod / ArkType / Valibot (any Standard) schema becomes the flat JSON Schema elicitation puts on
+ * the wire, converted by the toolkit on both eras (the SDK's own conversion knows no Valibot).
+ * @throws InvalidToolError when the schema has no JSON Schema form.
+ */
+export function wireSchema(schema: ElicitOptions['requestedSchema']): ElicitRequestFormParams['requestedSchema'] {
   if ('~standard' in schema) {
-    const standard = schema as StandardSchemaWithJSON;
-    const { $schema: _drop, ...json } = standard['~standard'].jsonSchema.input({ target: 'draft-2020-12' });
+    const json = standardToJsonSchema(schema as StandardSchemaV1, 'Elicitation requestedSchema');
     return json as ElicitRequestFormParams['requestedSchema'];
   }
   return schema;
@@ -127,7 +131,7 @@ class CallContext implements ToolContext {
     return (state.elicit ??= async ({ message, requestedSchema, key }): Promise<ElicitResult> => {
       requireCapability(this.clientCapabilities, 'elicitation');
       if (state.rounds) {
-        const build = () => inputRequired.elicit({ message, requestedSchema });
+        const build = () => inputRequired.elicit({ message, requestedSchema: wireSchema(requestedSchema) });
         return state.rounds.next('elicit', build, key, requestedSchema);
       }
       // Not the SDK's elicitInput: it refuses a wrong answer by throwing, where 2026-07-28 asks

@@ -21,7 +21,7 @@ import {
   type InputKind,
 } from '../context/input-answers.js';
 import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
-import { buildToolContext, requestEra } from '../context/tool-context-builder.js';
+import { buildToolContext, requestEra, wireSchema } from '../context/tool-context-builder.js';
 import { taskAnswer } from '../sdk-internals/view-server.js';
 import { callTool, checkOutput, type ToolCallDeps } from './tool-call.js';
 import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
@@ -303,7 +303,10 @@ class TaskCall {
       elicit: (options) => {
         if (!this.#task) return base.elicit(options);
         this.#require('elicitation');
-        const request = inputRequired.elicit({ message: options.message, requestedSchema: options.requestedSchema });
+        const request = inputRequired.elicit({
+          message: options.message,
+          requestedSchema: wireSchema(options.requestedSchema),
+        });
         return this.#ask<ElicitResult>('elicit', options.key, request, options.requestedSchema);
       },
       sample: (params, options) => {
