@@ -84,7 +84,11 @@ export interface DocumentStoreOptions {
   maxFileSizeBytes?: number;
   /** Budget of the LRU cache of converted content (bytes, default 64 MiB; 0 disables it). */
   cacheMaxBytes?: number;
-  /** Watch registered files and folders: `updated` on edits, folder rescans (+`list_changed`) on add/remove. Default false. */
+  /**
+   * Watch registered files and folders: `updated` on edits, folder rescans (+`list_changed`) on add/remove.
+   * Default true (as the CLI, whose folders are live unless `--no-watch`); a watcher never keeps the
+   * process alive on its own. Costs one inotify watch per folder (see docs/documents.md for memory).
+   */
   watch?: boolean;
   /**
    * With `watch`: quiet time in ms before a burst of disk events is reported, per file (`updated`) and per
@@ -191,16 +195,17 @@ export class DocumentStore {
       failures: new ConversionFailures(),
       inflight: new Map(),
     };
-    this.#watcher = options.watch
-      ? new DocumentWatcher(
-          {
-            fileChanged: (file) => this.#fileChanged(file),
-            folderChanged: (root) => this.#rescan(root),
-          },
-          options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
-          options.watchMaxWaitMs ?? DEFAULT_WATCH_MAX_WAIT_MS,
-        )
-      : undefined;
+    this.#watcher =
+      (options.watch ?? true)
+        ? new DocumentWatcher(
+            {
+              fileChanged: (file) => this.#fileChanged(file),
+              folderChanged: (root) => this.#rescan(root),
+            },
+            options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
+            options.watchMaxWaitMs ?? DEFAULT_WATCH_MAX_WAIT_MS,
+          )
+        : undefined;
   }
 
   /**

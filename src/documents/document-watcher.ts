@@ -99,7 +99,10 @@ export class DocumentWatcher {
     // chokidar is loaded with the first watched path, not at import (ESM-only, hence import()).
     entry.ready = import('chokidar').then(({ watch }) => {
       if (entry.closed) return;
-      const watcher = watch(target, { ignoreInitial: true, followSymlinks: false, ...(ignored ? { ignored } : {}) });
+      // persistent: false: the server's transport keeps the process alive, never a watcher alone (a
+      // script that registers a folder and forgets close() still exits).
+      const options = { ignoreInitial: true, followSymlinks: false, persistent: false };
+      const watcher = watch(target, { ...options, ...(ignored ? { ignored } : {}) });
       entry.watcher = watcher;
       watcher.on('all', (event, changed) => onEvent(event, changed));
       if (onRaw !== undefined)

@@ -2,7 +2,7 @@
  * `stop()` closes the conversion pool (#10): a child process whose server is stopped while a conversion
  * process spins on a conversion exits on its own (nothing keeps the event loop alive), and the read in
  * flight is answered with an error rather than left hanging. An idle conversion process does not keep a
- * process alive either, even when the store is never closed. Uses the built dist/ (npm test builds first).
+ * process alive either, nor does a folder's watcher, even when the store is never closed. Uses the built dist/ (npm test builds first).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,7 @@ describe('stop() and the conversion pool', () => {
     expect(out).toMatch(/^stopped; the read answered: .*the conversion pool is closed/);
   }, 30_000);
 
-  it('lets the process exit with an idle conversion process and the store never closed', async () => {
+  it('lets the process exit with an idle conversion process, a watched folder and the store never closed', async () => {
     const { code, signal, out, err, ms } = await run(IDLE);
     expect({ code, signal }, err).toEqual({ code: 0, signal: null });
     expect(out).toBe('# Converted elsewhere\n');

@@ -82,9 +82,21 @@ describe('DocumentStore with watch: true', () => {
   });
 });
 
-describe('DocumentStore without watch', () => {
-  it('does not report disk changes', async () => {
-    const plain = new DocumentStore();
+describe('DocumentStore watch default', () => {
+  it('watches by default, as the CLI does (#29 item 5)', async () => {
+    const store = new DocumentStore();
+    const seen: DocumentChangeEvent[] = [];
+    store.onChange((event) => seen.push(event));
+    const file = await writeFile(dir, 'a.md', 'one');
+    const { uri } = store.registerDocument(file);
+    await store.watchReady();
+    await fs.writeFile(file, 'two');
+    await expect.poll(() => seen, { timeout: 5_000 }).toContainEqual({ type: 'updated', uri });
+    await store.close();
+  });
+
+  it('watch: false does not report disk changes', async () => {
+    const plain = new DocumentStore({ watch: false });
     const seen: DocumentChangeEvent[] = [];
     plain.onChange((event) => seen.push(event));
     const file = await writeFile(dir, 'a.md', 'one');

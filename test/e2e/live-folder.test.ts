@@ -1,5 +1,5 @@
 /**
- * Live folders end to end: a StdioMcpServer with `DocumentStore({ watch: true })` in a real child
+ * Live folders end to end: a StdioMcpServer with a `DocumentStore` (watching by default) in a real child
  * process per client (test/fixtures/watch-fixture.mjs), a v1 SDK client (legacy handshake,
  * `resources/subscribe`) and a v2 client pinned to 2026-07-28 (`subscriptions/listen`), while the
  * test adds, removes and edits files in the served folder.
