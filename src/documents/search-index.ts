@@ -202,6 +202,14 @@ export class DocumentSearchIndex {
   async search(query: string, options: DocumentSearchOptions = {}): Promise<DocumentSearchResults> {
     const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     await this.#catchUp(options.signal, options.maxWaitMs);
+    // The counts describe the index the matches came from: taken before the awaits below, during
+    // which background indexing goes on (a later `pendingDocuments: 0` would claim a full search).
+    const indexed = [...this.#docs.values()];
+    const coverage = {
+      indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
+      unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
+      pendingDocuments: this.#pending(),
+    };
     const best = new Map<string, { score: number; page: number | undefined; pages: Set<number>; terms: Set<string> }>();
     for (const result of this.#mini.search(query)) {
       const uri = result.uri as string;
@@ -226,15 +234,7 @@ export class DocumentSearchIndex {
         matchedTerms: [...match.terms].sort(),
       });
     }
-    const indexed = [...this.#docs.values()];
-    return {
-      query,
-      hits,
-      totalMatches: best.size,
-      indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
-      unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
-      pendingDocuments: this.#pending(),
-    };
+    return { query, hits, totalMatches: best.size, ...coverage };
   }
 
   /** Refreshes, waiting at most `maxWaitMs` (the refresh goes on past it); a failure within the wait is thrown. */

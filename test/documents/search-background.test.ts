@@ -65,6 +65,46 @@ describe('DocumentSearchIndex in the background', () => {
     }
   });
 
+  it('reports the coverage of the index its matches came from, not of a later moment', async () => {
+    const root = path.join(dir, 'root');
+    await writeFile(root, 'a-first.md', 'first note about granite');
+    for (let i = 0; i < 4; i += 1) await writeFile(root, `b-${i}.md`, `note ${i} about granite`);
+    const [first] = store.registerFolder(root);
+    const { view, hold } = recordingView(store);
+    // The index reads the first document at once and the others only once a search reads its hit;
+    // that hit's read then takes 100 ms, in which the index finishes the others.
+    const release = hold();
+    let firstReads = 0;
+    const search = new DocumentSearchIndex(
+      {
+        ...view,
+        readFull: async (uri: string) => {
+          if (uri !== first?.uri) return view.readFull(uri);
+          firstReads += 1;
+          if (firstReads > 1) {
+            release();
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          return store.readFull(uri);
+        },
+      },
+      { background: true },
+    );
+    try {
+      // Until the first document is indexed (a query matching nothing reads no hit).
+      for (let tries = 0; (await search.search('nothing-matches', { maxWaitMs: 0 })).indexedDocuments < 1; tries++) {
+        if (tries > 200) throw new Error('the first document was never indexed');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const partial = await search.search('granite', { maxWaitMs: 0 });
+      expect(partial.totalMatches + partial.pendingDocuments).toBe(5);
+      expect(partial.indexedDocuments).toBe(partial.totalMatches);
+    } finally {
+      release();
+      search.close();
+    }
+  });
+
   it('applies an edit and a new file as they come, without waiting for a search', async () => {
     const root = await folderOf(3);
     const [first] = store.registerFolder(root);
