@@ -56,8 +56,11 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     (WebStandardStreamableHTTPServerTransport.prototype as unknown as { writeSSEEvent?: unknown }).writeSSEEvent,
     (reason) => (sseReason = reason),
   );
-  const streams = (new WebStandardStreamableHTTPServerTransport({}) as unknown as { _streamMapping?: unknown })
-    ._streamMapping;
+  const probe = new WebStandardStreamableHTTPServerTransport({}) as unknown as {
+    _streamMapping?: unknown;
+    _standaloneSseStreamId?: unknown;
+  };
+  const streams = probe._streamMapping;
   return [
     report(
       'view-server',
@@ -86,9 +89,9 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     ),
     report(
       'transport-streams',
-      'WebStandardStreamableHTTPServerTransport._streamMapping',
-      streams instanceof Map,
-      'the transport has no _streamMapping table',
+      'WebStandardStreamableHTTPServerTransport._streamMapping, _standaloneSseStreamId',
+      streams instanceof Map && typeof probe._standaloneSseStreamId === 'string',
+      'the transport has no _streamMapping table or _standaloneSseStreamId',
     ),
   ];
 }
