@@ -61,6 +61,8 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     _standaloneSseStreamId?: unknown;
   };
   const streams = probe._streamMapping;
+  const handlers = (new Server({ name: 'canary', version: '0' }) as unknown as { _requestHandlers?: unknown })
+    ._requestHandlers;
   return [
     report(
       'view-server',
@@ -92,6 +94,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'WebStandardStreamableHTTPServerTransport._streamMapping, _standaloneSseStreamId',
       streams instanceof Map && typeof probe._standaloneSseStreamId === 'string',
       'the transport has no _streamMapping table or _standaloneSseStreamId',
+    ),
+    report(
+      'deferred-handlers',
+      'Protocol._requestHandlers (a Map read with get/has), setRequestHandler, removeRequestHandler',
+      handlers instanceof Map,
+      'Protocol has no _requestHandlers map: every handler is installed when the view is made',
     ),
   ];
 }
