@@ -20,6 +20,7 @@ import * as w4 from './workloads/w4-tool-scaling.mjs';
 import * as w5 from './workloads/w5-toggle-fanout.mjs';
 import * as w6 from './workloads/w6-documents.mjs';
 import * as w7 from './workloads/w7-cluster.mjs';
+import * as wf from './workloads/wf-floor.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -31,8 +32,8 @@ const quick = flag('--quick');
 const only = option('--only')?.toUpperCase().split(',');
 /** Interleaved rounds per workload (the slow workloads get fewer), unless --rounds N is given. */
 const ROUNDS = quick
-  ? { W0: 1, W1: 2, W2: 3, W3: 1, W4: 1, W5: 1, W6: 1, W7: 1 }
-  : { W0: 2, W1: 3, W2: 4, W3: 2, W4: 2, W5: 3, W6: 2, W7: 2 };
+  ? { W0: 1, W1: 2, W2: 3, W3: 1, W4: 1, W5: 1, W6: 1, W7: 1, WF: 1 }
+  : { W0: 2, W1: 3, W2: 4, W3: 2, W4: 2, W5: 3, W6: 2, W7: 2, WF: 3 };
 const roundsFor = (id) => Number(option('--rounds') ?? ROUNDS[id]);
 const budgetMs = (quick ? 5 : 15) * 60_000;
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -58,7 +59,7 @@ const version = (name) => {
   }
 };
 
-const workloads = { W0: w0, W1: w1, W2: w2, W3: w3, W4: w4, W5: w5, W6: w6, W7: w7 };
+const workloads = { W0: w0, W1: w1, W2: w2, W3: w3, W4: w4, W5: w5, W6: w6, W7: w7, WF: wf };
 const results = [];
 for (const [id, workload] of Object.entries(workloads)) {
   if (only && !only.includes(id)) continue;

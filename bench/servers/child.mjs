@@ -5,7 +5,10 @@
 //   heap   -> { heapUsed, rss } after forced GCs     held   -> live sessions
 //   toggle -> disables / re-enables `echo`           stop   -> stops the server
 //   toggledAt -> when `echo` last flipped here (epoch ms; ours only)
+//   lastToggleMs -> how long the last `toggle` ran synchronously (ms): the server's own call,
+//                   e.g. `disableTool`, before anything it scheduled runs
 // The process exits when the parent goes away and, in any case, after hardTimeoutMs.
+import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { setImmediate, setTimeout } from 'node:timers/promises';
 
@@ -28,10 +31,17 @@ const systemModule = await import(`./${system}.mjs`);
 const control = transport === 'stdio' ? await systemModule.startStdio(config) : await systemModule.startHttp(config);
 if (transport === 'stdio') process.channel?.unref(); // stdin closing must end the process
 
+let lastToggleMs = null;
 const commands = {
   heap: heapAfterGc,
   held: () => control.held(),
-  toggle: () => control.toggle(),
+  toggle: () => {
+    const t0 = performance.now();
+    const value = control.toggle();
+    lastToggleMs = performance.now() - t0;
+    return value;
+  },
+  lastToggleMs: () => lastToggleMs,
   toggledAt: () => control.toggledAt?.() ?? null,
   stop: async () => {
     await Promise.race([control.stop(), setTimeout(5_000)]);

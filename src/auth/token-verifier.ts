@@ -1,4 +1,5 @@
-import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+import type * as Jose from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { AuthenticationError } from '../errors.js';
 import { FETCH_TIMEOUT_MS, IssuerDiscovery } from './discovery.js';
 import type { ResolvedAuthorization } from './options.js';
@@ -10,7 +11,11 @@ export class TokenRefusal extends AuthenticationError {
   }
 }
 
-function isJws(token: string): boolean {
+/** jose, loaded with the first token: its import costs ~30 ms of CPU that a stdio server or one without authorization never needs (bench W0). */
+let jose: Promise<typeof Jose> | undefined;
+const loadJose = (): Promise<typeof Jose> => (jose ??= import('jose'));
+
+function isJws({ decodeProtectedHeader }: typeof Jose, token: string): boolean {
   try {
     decodeProtectedHeader(token);
     return token.split('.').length === 3;
@@ -20,7 +25,7 @@ function isJws(token: string): boolean {
 }
 
 /** A client-facing reason for a jose verification failure (no key material or internals). */
-function reasonOf(error: unknown): string {
+function reasonOf({ errors }: typeof Jose, error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'the access token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return 'the access token is not meant for this resource (aud)';
@@ -56,15 +61,17 @@ export class TokenVerifier {
    * @throws AuthenticationError (401) when the authorization server cannot be reached.
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
-    if (isJws(token)) return this.#verifyJwt(token, audience);
+    const lib = await loadJose();
+    if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
     if (this.#options.introspection) return this.#introspect(token, audience);
     throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
   }
 
-  async #verifyJwt(token: string, audience: string): Promise<JWTPayload> {
-    const jwks = await this.#keySet();
+  async #verifyJwt(lib: typeof Jose, token: string, audience: string): Promise<JWTPayload> {
+    const { errors } = lib;
+    const jwks = await this.#keySet(lib);
     try {
-      const { payload } = await jwtVerify(token, jwks, {
+      const { payload } = await lib.jwtVerify(token, jwks, {
         issuer: this.#options.issuer,
         audience,
         algorithms: this.#options.algorithms,
@@ -77,15 +84,15 @@ export class TokenVerifier {
         this.#jwks = undefined;
         throw new AuthenticationError("Unauthorized: the authorization server's keys cannot be read", { cause: error });
       }
-      throw new TokenRefusal(reasonOf(error), error);
+      throw new TokenRefusal(reasonOf(lib, error), error);
     }
   }
 
-  #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+  #keySet(lib: typeof Jose): Promise<ReturnType<typeof createRemoteJWKSet>> {
     this.#jwks ??= (async () => {
       const uri = this.#options.jwksUri ?? (await this.#discovery.metadata()).jwks_uri;
       if (!uri) throw new AuthenticationError("Unauthorized: the authorization server's metadata has no jwks_uri");
-      return createRemoteJWKSet(new URL(uri), {
+      return lib.createRemoteJWKSet(new URL(uri), {
         cooldownDuration: this.#options.jwksCooldownMs,
         timeoutDuration: FETCH_TIMEOUT_MS,
       });

@@ -44,4 +44,28 @@ describe('what a one-tool stdio server loads (package root import)', () => {
     const loaded = JSON.parse(run.stdout) as string[];
     expect(LAZY.filter((name) => loaded.includes(name))).toEqual([]);
   });
+
+  // #30 (W0): ESM-only packages do not show in Module._cache; a resolve hook lists what the ESM loader loads.
+  it('loads no ESM-only dependency it does not use (jose, for authorization)', () => {
+    const hooks = `import { writeSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context);
+        writeSync(2, 'LOADED ' + resolved.url + '\\n');
+        return resolved;
+      }`;
+    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`;
+    const run = spawnSync(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', SCRIPT],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED '));
+    expect(loaded.some((line) => line.includes('/@modelcontextprotocol/server/'))).toBe(true); // the hook saw the loads
+    expect(loaded.filter((line) => line.includes('/node_modules/jose/'))).toEqual([]);
+  });
 });

@@ -51,6 +51,46 @@ const CASES: Array<{ name: string; body: unknown; headers?: Record<string, strin
     body: { jsonrpc: '2.0', id: 7, method: 'initialize', params: {} },
     headers: { 'mcp-protocol-version': '2026-07-28' },
   },
+  {
+    name: 'modern envelope, other header version',
+    body: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x', _meta: MODERN_META } },
+    headers: { 'mcp-protocol-version': '2025-11-25' },
+  },
+  {
+    name: 'modern envelope, Mcp-Method header of another method',
+    body: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x', _meta: MODERN_META } },
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+  },
+  {
+    name: 'initialize with a modern envelope',
+    body: {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'initialize',
+      params: { protocolVersion: '2026-07-28', _meta: MODERN_META },
+    },
+  },
+  {
+    name: 'initialize with a bad envelope',
+    body: { jsonrpc: '2.0', id: 7, method: 'initialize', params: { _meta: { [PROTOCOL_VERSION_META_KEY]: 7 } } },
+  },
+  {
+    name: 'modern envelope naming a related task',
+    body: {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'x', _meta: { ...MODERN_META, 'io.modelcontextprotocol/related-task': { taskId: 't' } } },
+    },
+  },
+  {
+    name: 'modern notification',
+    body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: MODERN_META } },
+  },
+  {
+    name: 'modern envelope, extra top-level key',
+    body: { jsonrpc: '2.0', id: 4, method: 'tools/list', extra: 1, params: { _meta: MODERN_META } },
+  },
   { name: 'response', body: { jsonrpc: '2.0', id: 8, result: {} } },
   { name: 'error response', body: { jsonrpc: '2.0', id: 8, error: { code: 1, message: 'x' } } },
   { name: 'batch', body: [{ jsonrpc: '2.0', id: 9, method: 'ping' }] },

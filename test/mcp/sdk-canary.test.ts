@@ -19,6 +19,7 @@ describe('SDK upgrade canary', () => {
       'cached-sse-writer',
       'quiet-call-keepalive',
       'transport-streams',
+      'deferred-handlers',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);
   });

@@ -1,5 +1,8 @@
 // W0: a one-tool library StdioMcpServer imported from the package root.
-import { z } from 'zod';
+// The toolkit's own zod, as in an app with one copy: a bare 'zod' here resolves to the copy in bench/node_modules
+// (installed with fastmcp) and loads zod twice (about 100 more modules at start). The raw SDK servers resolve their
+// SDK from bench/node_modules too, so their bare 'zod' is already the one their SDK uses.
+import { z } from '../../../node_modules/zod/index.js';
 import { defineTool, StdioMcpServer } from '../../../dist/index.js';
 
 const server = new StdioMcpServer({ name: 'cold', version: '1.0.0' });

@@ -56,8 +56,13 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     (WebStandardStreamableHTTPServerTransport.prototype as unknown as { writeSSEEvent?: unknown }).writeSSEEvent,
     (reason) => (sseReason = reason),
   );
-  const streams = (new WebStandardStreamableHTTPServerTransport({}) as unknown as { _streamMapping?: unknown })
-    ._streamMapping;
+  const probe = new WebStandardStreamableHTTPServerTransport({}) as unknown as {
+    _streamMapping?: unknown;
+    _standaloneSseStreamId?: unknown;
+  };
+  const streams = probe._streamMapping;
+  const handlers = (new Server({ name: 'canary', version: '0' }) as unknown as { _requestHandlers?: unknown })
+    ._requestHandlers;
   return [
     report(
       'view-server',
@@ -86,9 +91,15 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     ),
     report(
       'transport-streams',
-      'WebStandardStreamableHTTPServerTransport._streamMapping',
-      streams instanceof Map,
-      'the transport has no _streamMapping table',
+      'WebStandardStreamableHTTPServerTransport._streamMapping, _standaloneSseStreamId',
+      streams instanceof Map && typeof probe._standaloneSseStreamId === 'string',
+      'the transport has no _streamMapping table or _standaloneSseStreamId',
+    ),
+    report(
+      'deferred-handlers',
+      'Protocol._requestHandlers (a Map read with get/has), setRequestHandler, removeRequestHandler',
+      handlers instanceof Map,
+      'Protocol has no _requestHandlers map: every handler is installed when the view is made',
     ),
   ];
 }

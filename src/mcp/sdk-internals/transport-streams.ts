@@ -20,3 +20,47 @@ export function closeTransportStream(transport: WebStandardStreamableHTTPServerT
   if (typeof entry?.cleanup === 'function') entry.cleanup();
   return true;
 }
+
+/** A stream entry of the SDK transport's table (2.4) as far as writing to it goes. */
+interface WritableStreamEntry {
+  controller?: ReadableStreamDefaultController<Uint8Array>;
+  encoder?: unknown;
+}
+
+/** The SDK transport's private parts (2.4) the standalone write below uses. */
+interface StandaloneParts {
+  _streamMapping?: unknown;
+  _standaloneSseStreamId?: unknown;
+  writeSSEEvent?: (controller: unknown, encoder: unknown, message: unknown, eventId?: string) => boolean;
+}
+
+/**
+ * Writes `message`, a request or notification tied to no client request (a `list_changed`, a
+ * ping), on the session's standalone GET stream, exactly as the SDK transport's `send` does for
+ * it without an event store: through the transport's own `writeSSEEvent` when the stream is
+ * open, dropped when it is not. It skips what `send` does first to find out the message is no
+ * response: four zod parses (`isJSONRPCResultResponse` / `isJSONRPCErrorResponse`, twice each),
+ * which fail for a notification and cost most of a toggle's fan-out per session
+ * (docs/performance.md, W5).
+ *
+ * Only for a transport without an event store (the caller knows; with one the SDK must store
+ * the event first) and for a message the caller checked is a plain request or notification.
+ *
+ * @returns true when handled (written or dropped as the SDK would), false when this SDK version
+ *   lacks the table, the stream id or the writer: the caller then uses the SDK's `send`.
+ */
+export function writeOnStandaloneStream(
+  transport: WebStandardStreamableHTTPServerTransport,
+  message: unknown,
+): boolean {
+  const parts = transport as unknown as StandaloneParts;
+  const table = parts._streamMapping;
+  const write = parts.writeSSEEvent;
+  if (!(table instanceof Map) || typeof parts._standaloneSseStreamId !== 'string' || typeof write !== 'function') {
+    return false;
+  }
+  const stream = (table as Map<string, WritableStreamEntry>).get(parts._standaloneSseStreamId);
+  if (stream?.controller && stream.encoder)
+    write.call(transport, stream.controller, stream.encoder, message, undefined);
+  return true;
+}

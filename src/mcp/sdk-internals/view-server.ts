@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { invalidParamsError } from '../wire/invalid-params.js';
 import { wellFormed } from '../wire/well-formed.js';
+import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDeferred } from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 
@@ -85,7 +86,8 @@ export interface ViewServerOptions extends ServerOptions {
  *
  * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
- * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check.
+ * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check, and handlers are installed on
+ * the first request for their method (`deferred-handlers.ts`, the private `_requestHandlers` map).
  */
 export class ViewServer extends Server {
   #initialized = false;
@@ -98,6 +100,7 @@ export class ViewServer extends Server {
     super(serverInfo, sdkOptions);
     this.viewTasks = tasks;
     this.wantsResourceUpdate = wantsResourceUpdate;
+    deferRequestHandlers(this);
   }
 
   override getCapabilities() {
@@ -185,3 +188,14 @@ export class ViewServer extends Server {
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport);
   }
 }
+
+// The SDK's overloads of these two stay the typed surface; a view's handlers install on first use
+// (`deferred-handlers.ts`). Assigned on the prototype: one function for every view.
+Object.assign(ViewServer.prototype, {
+  setRequestHandler(this: ViewServer, method: string, ...rest: unknown[]) {
+    setRequestHandlerDeferred(this, method, rest);
+  },
+  removeRequestHandler(this: ViewServer, method: string) {
+    removeRequestHandlerDeferred(this, method);
+  },
+});

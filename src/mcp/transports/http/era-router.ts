@@ -15,6 +15,7 @@ import { sendHeaderMismatch, toolCallHeaderRefusal } from './param-headers.js';
 import { headerValue as header } from './request-headers.js';
 import { HttpRpcError, sendRpcError } from './responses.js';
 import type { WebBridge } from './web-bridge.js';
+import { plainMessageKind } from '../../wire/json-rpc-shape.js';
 import { isPlainObject } from '../../wire/plain-object.js';
 
 const HANDSHAKE_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS);
@@ -38,6 +39,21 @@ function plainLegacyMessage(body: unknown, versionHeader: string | undefined): b
 }
 
 /**
+ * The common 2026-07-28 case decided without the classifier: a plain request (`plainMessageKind`,
+ * the shape the SDK's request schema accepts unchanged) other than `initialize` whose
+ * `params._meta` carries the protocol-version claim. The classifier answers `modern` or a
+ * rejection for it, never `legacy` (the claim alone decides; its checks, and their errors, are the
+ * modern handler's). Saves its four schema parses (two of them failing) per modern request.
+ */
+function plainModernRequest(body: unknown): boolean {
+  if (plainMessageKind(body) !== 'request') return false;
+  const { method, params } = body as { method: string; params?: { _meta?: unknown } };
+  if (method === 'initialize') return false;
+  const meta = params?._meta;
+  return isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
  * Whether a request belongs to the handshake era (2025-11-25 and earlier), decided
  * exactly as the SDK's `isLegacyRequest` decides it but from the already-parsed body
  * and the Node headers, without building a web `Request` (and, for plain legacy
@@ -50,6 +66,7 @@ export function isLegacyHttpRequest(req: IncomingMessage, body: unknown): boolea
   if (req.method !== 'POST' || body === undefined) return true;
   const versionHeader = header(req, 'mcp-protocol-version');
   if (plainLegacyMessage(body, versionHeader)) return true;
+  if (plainModernRequest(body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: versionHeader,

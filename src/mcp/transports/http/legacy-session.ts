@@ -7,7 +7,8 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
-import { closeTransportStream } from '../../sdk-internals/transport-streams.js';
+import { closeTransportStream, writeOnStandaloneStream } from '../../sdk-internals/transport-streams.js';
+import { plainMessageKind } from '../../wire/json-rpc-shape.js';
 import { ToolCallAbortedError } from '../../../errors.js';
 import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../server/in-flight-calls.js';
 import { startPinging, type PingSettings } from '../ping.js';
@@ -40,6 +41,7 @@ const HELD_METHODS = new Set([
 const MAX_HELD = 64;
 /** The SDK transport's name for a session's standalone GET stream (in every session). */
 const STANDALONE_STREAM_ID = '_GET_stream';
+const SENT: Promise<void> = Promise.resolve();
 
 /**
  * One legacy HTTP session: its own long-lived view connected to its own SDK transport.
@@ -99,7 +101,17 @@ export class LegacySession implements Closable {
     const send = transport.send.bind(transport);
     const resumable = this.#eventStore !== undefined;
     transport.send = (message, options) => {
-      if (!resumable && this.#hold(message, options)) return Promise.resolve();
+      if (!resumable) {
+        if (this.#hold(message, options)) return SENT;
+        // A toggle's list_changed goes to every session: written straight to the GET stream (same bytes, no parses).
+        if (
+          options?.relatedRequestId === undefined &&
+          plainMessageKind(message) !== undefined &&
+          writeOnStandaloneStream(transport, message)
+        ) {
+          return SENT;
+        }
+      }
       // Tracked so that closing the session waits for answers still being stored and written.
       const sending = send(message, options);
       this.#sending.add(sending);
