@@ -1,5 +1,7 @@
 // A real OAuth 2.1 authorization server for tests: oidc-provider in this process on 127.0.0.1,
-// issuing JWT access tokens for resource indicators (RFC 8707) by the client_credentials grant.
+// issuing JWT (or opaque, for RFC 7662 introspection) access tokens for resource indicators
+// (RFC 8707) by the client_credentials grant, and end-user tokens (`sub` = a user) by a test-only
+// grant type (`userToken`), so tests need no login page for them.
 // `rotateKeys()` swaps in a provider with a new signing key (same issuer and port) mid-run.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +15,9 @@ export const AS_SCOPES = ['tools:read', 'tools:write', 'mcp:admin'];
 export const CLIENT = { id: 'svc-client', secret: 'svc-client-secret-0123456789' } as const;
 export const OTHER_CLIENT = { id: 'other-client', secret: 'other-client-secret-0123456789' } as const;
 
+/** The test-only grant type of {@link TestAuthorizationServer.userToken}. */
+const USER_GRANT = 'urn:mcp-toolkit:test:user';
+
 async function signingKey(kid: string) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   return { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
@@ -23,6 +28,8 @@ export class TestAuthorizationServer {
   readonly issuer: string;
   /** Access-token lifetime of the next tokens (s). */
   ttlSec = 300;
+  /** Format of the next access tokens: JWT (RFC 9068) or opaque (verified by introspection). */
+  tokenFormat: 'jwt' | 'opaque' = 'jwt';
   readonly #http: http.Server;
   #handler: http.RequestListener = (_req, res) => void res.writeHead(503).end();
   #keyGeneration = 0;
@@ -50,7 +57,7 @@ export class TestAuthorizationServer {
       clients: [CLIENT, OTHER_CLIENT].map((client) => ({
         client_id: client.id,
         client_secret: client.secret,
-        grant_types: ['client_credentials'],
+        grant_types: ['client_credentials', USER_GRANT],
         redirect_uris: [],
         response_types: [],
         scope: AS_SCOPES.join(' '),
@@ -65,33 +72,60 @@ export class TestAuthorizationServer {
           enabled: true,
           defaultResource: () => undefined as never,
           useGrantedResource: () => true,
-          getResourceServerInfo: (_ctx, resourceIndicator) => ({
-            scope: AS_SCOPES.join(' '),
-            audience: resourceIndicator,
-            accessTokenTTL: this.ttlSec,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          }),
+          getResourceServerInfo: (_ctx, resourceIndicator) => this.#resourceServerInfo(resourceIndicator),
         },
       },
     });
+    provider.registerGrantType(
+      USER_GRANT,
+      async (ctx) => {
+        const { resource, scope, username } = ctx.oidc.params as unknown as Record<string, string>;
+        const client = ctx.oidc.client!;
+        const grant = new provider.Grant({ accountId: username, clientId: client.clientId });
+        grant.addResourceScope(resource!, scope!);
+        const grantId = await grant.save();
+        const token = new provider.AccessToken({ accountId: username!, client, grantId, scope, gty: USER_GRANT });
+        token.resourceServer = new provider.ResourceServer(resource!, this.#resourceServerInfo(resource!));
+        ctx.body = { access_token: await token.save(), token_type: 'Bearer', expires_in: token.expiration, scope };
+      },
+      ['resource', 'scope', 'username'],
+    );
     this.#handler = provider.callback() as unknown as http.RequestListener;
     return kid;
   }
 
+  #resourceServerInfo(resourceIndicator: string) {
+    return {
+      scope: AS_SCOPES.join(' '),
+      audience: resourceIndicator,
+      accessTokenTTL: this.ttlSec,
+      accessTokenFormat: this.tokenFormat,
+      ...(this.tokenFormat === 'jwt' && { jwt: { sign: { alg: 'RS256' as const } } }),
+    };
+  }
+
   /** A client_credentials access token for `resource` with `scopes`. */
-  async token(
+  token(
     resource: string,
     scopes: readonly string[] = AS_SCOPES,
     client: typeof CLIENT | typeof OTHER_CLIENT = CLIENT,
   ): Promise<string> {
+    return this.#grant(client, { grant_type: 'client_credentials', resource, scope: scopes.join(' ') });
+  }
+
+  /** An access token of end user `username` (its `sub`) for `resource`, issued to {@link CLIENT}. */
+  userToken(resource: string, username: string, scopes: readonly string[] = AS_SCOPES): Promise<string> {
+    return this.#grant(CLIENT, { grant_type: USER_GRANT, resource, scope: scopes.join(' '), username });
+  }
+
+  async #grant(client: typeof CLIENT | typeof OTHER_CLIENT, form: Record<string, string>): Promise<string> {
     const response = await fetch(`${this.issuer}/token`, {
       method: 'POST',
       headers: {
         Authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ grant_type: 'client_credentials', resource, scope: scopes.join(' ') }),
+      body: new URLSearchParams(form),
     });
     const body = (await response.json()) as { access_token?: string };
     if (!response.ok || !body.access_token)
