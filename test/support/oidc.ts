@@ -33,18 +33,24 @@ export class TestAuthorizationServer {
   readonly #http: http.Server;
   #handler: http.RequestListener = (_req, res) => void res.writeHead(503).end();
   #keyGeneration = 0;
+  #interactive = false;
 
   private constructor(issuer: string, server: http.Server) {
     this.issuer = issuer;
     this.#http = server;
   }
 
-  /** Starts one on a free 127.0.0.1 port. */
-  static async start(): Promise<TestAuthorizationServer> {
+  /**
+   * Starts one on a free 127.0.0.1 port. `interactive` adds what a browser flow needs: Dynamic
+   * Client Registration (RFC 7591) and oidc-provider's own login and consent pages (any login and
+   * password sign in; the login becomes `sub`); PKCE is required of public clients either way.
+   */
+  static async start(options: { interactive?: boolean } = {}): Promise<TestAuthorizationServer> {
     const holder: { as?: TestAuthorizationServer } = {};
     const server = http.createServer((req, res) => holder.as!.#handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     holder.as = new TestAuthorizationServer(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, server);
+    holder.as.#interactive = options.interactive === true;
     await holder.as.rotateKeys();
     return holder.as;
   }
@@ -63,9 +69,18 @@ export class TestAuthorizationServer {
         scope: AS_SCOPES.join(' '),
       })),
       jwks: { keys: [await signingKey(kid)] },
+      // A registered client is not bound to the scope it registered with: the SDK registers with
+      // its first request's scope and steps up to more later (403 insufficient_scope).
+      extraClientMetadata: {
+        properties: ['mcp_test'],
+        validator: (ctx, _key, _value, metadata) => {
+          if (ctx?.oidc?.route === 'registration') delete (metadata as { scope?: string }).scope;
+        },
+      },
       scopes: AS_SCOPES,
       features: {
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: this.#interactive },
+        registration: { enabled: this.#interactive },
         clientCredentials: { enabled: true },
         introspection: { enabled: true },
         resourceIndicators: {
