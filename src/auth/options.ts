@@ -14,6 +14,21 @@ export interface IntrospectionOptions {
 }
 
 /**
+ * An app's own access-token check, replacing the built-in JWT / introspection verification (for
+ * a token format those do not cover). Receives the bearer token and this resource's identifier
+ * (the audience the token must be for) and returns the token's claims: `sub`, `client_id`,
+ * `scope` (space-separated) or `scp`, `exp` (seconds), and any others (they become the
+ * `Principal`'s). Throw to refuse the token: the message of a thrown `AuthenticationError`
+ * is sent in the 401 `invalid_token` challenge, any other error is answered "the access token is
+ * invalid". Required scopes and an `exp` in the past (beyond the clock tolerance) are still
+ * checked by the resource server.
+ */
+export type AccessTokenVerifier = (
+  token: string,
+  resource: string,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/**
  * `HttpMcpServer({ authorization })`: the server becomes an OAuth 2.1 resource server
  * (MCP authorization, 2025-06-18 and later): it serves RFC 9728 protected-resource metadata,
  * verifies bearer access tokens issued by `issuer` on every MCP request of both eras, and
@@ -44,6 +59,8 @@ export interface AuthorizationOptions {
   jwksUri?: string;
   /** Verify opaque tokens by RFC 7662 introspection; without it, only JWT access tokens are accepted. */
   introspection?: IntrospectionOptions;
+  /** Verify tokens with the app's own function instead of JWT / introspection (see {@link AccessTokenVerifier}). */
+  verifyToken?: AccessTokenVerifier;
   /** `resource_name` of the metadata (RFC 9728). Default the server name. */
   resourceName?: string;
   /** `resource_documentation` of the metadata. */
@@ -61,6 +78,7 @@ const KEYS = optionKeys<AuthorizationOptions>()([
   'jwksCooldownMs',
   'jwksUri',
   'introspection',
+  'verifyToken',
   'resourceName',
   'resourceDocumentation',
 ]);
@@ -77,6 +95,7 @@ export interface ResolvedAuthorization {
   readonly jwksCooldownMs: number;
   readonly jwksUri?: string;
   readonly introspection?: IntrospectionOptions;
+  readonly verifyToken?: AccessTokenVerifier;
   readonly resourceName?: string;
   readonly resourceDocumentation?: string;
 }
@@ -124,6 +143,9 @@ export function resolveAuthorization(options: AuthorizationOptions): ResolvedAut
   if (!Number.isFinite(clock) || clock < 0) throw new TypeError('authorization.clockToleranceSec must be >= 0');
   if (!Number.isFinite(cooldown) || cooldown < 0) throw new TypeError('authorization.jwksCooldownMs must be >= 0');
   const algorithms = options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'];
+  if (options.verifyToken !== undefined && typeof options.verifyToken !== 'function') {
+    throw new TypeError('authorization.verifyToken must be a function (token, resource) => claims');
+  }
   if (algorithms.some((alg) => alg === 'none' || alg.startsWith('HS'))) {
     throw new TypeError('authorization.algorithms must not contain "none" or HMAC algorithms (shared secrets)');
   }
@@ -141,6 +163,7 @@ export function resolveAuthorization(options: AuthorizationOptions): ResolvedAut
     jwksCooldownMs: cooldown,
     jwksUri: options.jwksUri === undefined ? undefined : absoluteUrl('jwksUri', options.jwksUri),
     introspection: options.introspection,
+    verifyToken: options.verifyToken,
     resourceName: options.resourceName,
     resourceDocumentation: options.resourceDocumentation,
   };

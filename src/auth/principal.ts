@@ -45,6 +45,45 @@ export function authInfoOf(token: string, claims: Record<string, unknown>, resou
   };
 }
 
+/**
+ * Who to act as without a token (`connectInMemory(server, { auth })` of `mcp-toolkit/testing`):
+ * the fields of a {@link Principal}, each optional.
+ */
+export interface PrincipalInit {
+  /** `sub`; default none (a client acting for itself). */
+  subject?: string;
+  /** The OAuth client; default `'test-client'`. */
+  clientId?: string;
+  /** Granted scopes; default none. */
+  scopes?: readonly string[];
+  /** More claims (`sub`, `client_id` and `scope` are set from the fields above). */
+  claims?: Record<string, unknown>;
+  /** `exp` of the stand-in token (seconds since the epoch); default none. */
+  expiresAt?: number;
+  /** The resource (audience) the principal was authorized for; default none. */
+  resource?: string;
+}
+
+/**
+ * The `AuthInfo` a verified access token for `init` would give: the same shape the resource
+ * server builds (`clientId`, `scopes`, `extra.principal`), with a stand-in `token`.
+ * @throws TypeError when `scopes` is not an array of strings.
+ */
+export function authInfoForPrincipal(init: PrincipalInit): AuthInfo {
+  const scopes = init.scopes ?? [];
+  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string')) {
+    throw new TypeError('auth.scopes must be an array of scope strings');
+  }
+  const claims: Record<string, unknown> = {
+    ...init.claims,
+    ...(init.subject !== undefined && { sub: init.subject }),
+    client_id: init.clientId ?? 'test-client',
+    scope: scopes.join(' '),
+    ...(init.expiresAt !== undefined && { exp: init.expiresAt }),
+  };
+  return authInfoOf('in-memory-test-token', claims, init.resource);
+}
+
 /** Scopes of `required` that `auth` lacks (all of them when unauthenticated). */
 export function missingScopes(required: readonly string[] | undefined, auth: AuthInfo | undefined): string[] {
   if (!required || required.length === 0) return [];

@@ -43,7 +43,8 @@ function reasonOf({ errors }: typeof Jose, error: unknown): string {
  * Verifies access tokens for one resource: JWTs (RFC 9068 profile; `jose`) against the
  * issuer's JWKS (found by discovery, cached, refetched on an unknown `kid` after the cooldown,
  * so rotation needs no restart), checking `iss`, `aud`, `exp`/`nbf` with the clock tolerance
- * and the allowed algorithms; opaque tokens by RFC 7662 introspection when configured.
+ * and the allowed algorithms; opaque tokens by RFC 7662 introspection when configured; or
+ * every token by the app's `verifyToken` when given.
  */
 export class TokenVerifier {
   readonly #options: ResolvedAuthorization;
@@ -61,8 +62,13 @@ export class TokenVerifier {
    * @throws AuthenticationError (401) when the authorization server cannot be reached.
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
+<<<<<<< HEAD
     const lib = await loadJose();
     if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
+=======
+    if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
+    if (isJws(token)) return this.#verifyJwt(token, audience);
+>>>>>>> auth2
     if (this.#options.introspection) return this.#introspect(token, audience);
     throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
   }
@@ -103,6 +109,32 @@ export class TokenVerifier {
     return this.#jwks;
   }
 
+  /** `exp` / `nbf` of claims not verified by jose, with the clock tolerance. */
+  #checkLifetime(claims: Record<string, unknown>): void {
+    const now = Date.now() / 1000;
+    const skew = this.#options.clockToleranceSec;
+    if (typeof claims.exp === 'number' && claims.exp + skew < now)
+      throw new TokenRefusal('the access token has expired');
+    if (typeof claims.nbf === 'number' && claims.nbf - skew > now) {
+      throw new TokenRefusal('the access token is not valid yet (nbf)');
+    }
+  }
+
+  async #verifyCustom(token: string, audience: string): Promise<Record<string, unknown>> {
+    let claims: unknown;
+    try {
+      claims = await this.#options.verifyToken!(token, audience);
+    } catch (error) {
+      if (error instanceof TokenRefusal) throw error;
+      if (error instanceof AuthenticationError)
+        throw new TokenRefusal(error.message.replace(/^Unauthorized: /, ''), error);
+      throw new TokenRefusal('the access token is invalid', error);
+    }
+    if (typeof claims !== 'object' || claims === null) throw new TokenRefusal('the access token is invalid');
+    this.#checkLifetime(claims as Record<string, unknown>);
+    return claims as Record<string, unknown>;
+  }
+
   async #introspect(token: string, audience: string): Promise<Record<string, unknown>> {
     const settings = this.#options.introspection!;
     const endpoint = settings.endpoint ?? (await this.#discovery.metadata()).introspection_endpoint;
@@ -128,12 +160,7 @@ export class TokenVerifier {
       throw new AuthenticationError('Unauthorized: the authorization server cannot be reached', { cause: error });
     }
     if (answer.active !== true) throw new TokenRefusal('the access token is not active');
-    const now = Date.now() / 1000;
-    const skew = this.#options.clockToleranceSec;
-    if (typeof answer.exp === 'number' && answer.exp + skew < now)
-      throw new TokenRefusal('the access token has expired');
-    if (typeof answer.nbf === 'number' && answer.nbf - skew > now)
-      throw new TokenRefusal('the access token is not valid yet (nbf)');
+    this.#checkLifetime(answer);
     if (answer.iss !== undefined && answer.iss !== this.#options.issuer) {
       throw new TokenRefusal('the access token was not issued by the trusted authorization server (iss)');
     }

@@ -197,9 +197,12 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   const host = options.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
     process.stderr.write(
-      `mcp-toolkit: warning: binding ${host} exposes the documents to the network, without Host/Origin ` +
-        'checks or authentication. Put it behind a proxy that authenticates, or use the library with ' +
-        '`allowedHosts` and `authenticate` (docs/http-server.md).\n',
+      options.authorization
+        ? `mcp-toolkit: warning: binding ${host} without Host/Origin checks; OAuth tokens are required ` +
+            '(--auth-issuer). Use the library with `allowedHosts` against DNS rebinding (docs/http-server.md).\n'
+        : `mcp-toolkit: warning: binding ${host} exposes the documents to the network, without Host/Origin ` +
+            'checks or authentication. Put it behind a proxy that authenticates, pass --auth-issuer, or use ' +
+            'the library with `allowedHosts` and `authenticate` (docs/http-server.md).\n',
     );
   }
   const summary = registerFolder(server, options);

@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import { ServerStateError } from '../errors.js';
 import { lazyRequire } from '../lazy-module.js';
 import { BaseMcpServer } from './mcp-server.js';
+import { requiredScopesOf } from './server/required-scopes.js';
 import type { ServerInfo } from './server/server-info.js';
 import { ViewTools } from './view/view-tools.js';
 import { HttpEndpoint, type HttpServerAddress } from './transports/http/endpoint.js';
@@ -61,11 +62,12 @@ export class HttpMcpServer extends BaseMcpServer {
         createRequestScopedServer: () => this.createRequestScopedServer(),
         createSessionView: (authInfo: AuthInfo | undefined) => this.createFreshMcpServer({ era: 'legacy', authInfo }),
         addSink: (sink) => this.views.addSink(sink),
-        requiredScopes: (method, params) => {
-          if (typeof params.name !== 'string') return undefined;
-          if (method === 'tools/call') return this.registry.get(params.name)?.requiredScopes;
-          return method === 'prompts/get' ? this.prompts.get(params.name)?.requiredScopes : undefined;
-        },
+        requiredScopes: requiredScopesOf({
+          registry: this.registry,
+          prompts: this.prompts,
+          resources: this.resources,
+          documents: this.documents,
+        }),
         inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
         isRunning: () => this.isRunning,
         onSessionEvent: (event) => this.#sessionEvent(event),

@@ -1,6 +1,7 @@
-import type { Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
+import type { AuthInfo, Resource, ResourceTemplateType } from '@modelcontextprotocol/server';
 import { DuplicateResourceError } from '../errors.js';
 import { Listeners } from '../listeners.js';
+import { admits } from '../registry/access-rule.js';
 import { normalizeUri } from './uri-normalization.js';
 import { compileResource, type ResourceEntry, type ResourceConfig } from './resource.js';
 import {
@@ -40,6 +41,8 @@ export class ResourceRegistry {
   readonly #listeners = new Listeners<ResourceRegistryChange>();
   #listCache?: readonly Readonly<Resource>[];
   #templateListCache?: readonly Readonly<ResourceTemplateType>[];
+  /** Whether some resource or template has an access rule (listing filters only then). */
+  #ruled = false;
 
   /**
    * Adds a resource at a fixed URI.
@@ -124,6 +127,18 @@ export class ResourceRegistry {
     return this.#templateListCache;
   }
 
+  /** {@link list} without the resources whose access rule (`canAccess` / `requiredScopes`) refuses `auth`. */
+  listFor(auth: AuthInfo | undefined): readonly Readonly<Resource>[] {
+    if (!this.#ruled) return this.list();
+    return [...this.#resources.values()].filter((r) => admits(r.access, auth)).map((r) => r.listed);
+  }
+
+  /** {@link listTemplates} without the templates whose access rule refuses `auth`. */
+  listTemplatesFor(auth: AuthInfo | undefined): readonly Readonly<ResourceTemplateType>[] {
+    if (!this.#ruled) return this.listTemplates();
+    return [...this.#templates.values()].filter((t) => admits(t.access, auth)).map((t) => t.listed);
+  }
+
   /** Calls `listener` after each change; returns an unsubscribe function. */
   onChange(listener: (change: ResourceRegistryChange) => void): () => void {
     return this.#listeners.add(listener);
@@ -132,6 +147,7 @@ export class ResourceRegistry {
   #changed(change: ResourceRegistryChange): void {
     this.#listCache = undefined;
     this.#templateListCache = undefined;
+    this.#ruled = [...this.#resources.values(), ...this.#templates.values()].some((entry) => entry.access);
     this.#listeners.emit(change);
   }
 }

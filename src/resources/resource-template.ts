@@ -1,6 +1,7 @@
 import { UriTemplate, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/server';
 import { completeFromList, type CompleteFunction } from '../completions/completion.js';
 import { InvalidResourceError } from '../errors.js';
+import { accessRuleOf, type AccessRule } from '../registry/access-rule.js';
 import type { ResourceReadReturn } from './resource-contents.js';
 import { checkResourceBasics, listedMetadata, type ResourceContext, type ResourceInfo } from './resource.js';
 import { normalizeUri, normalizeUriPart } from './uri-normalization.js';
@@ -42,6 +43,8 @@ export interface ResourceTemplateConfig extends ResourceInfo {
 export interface ResourceTemplateEntry {
   readonly config: ResourceTemplateConfig;
   readonly listed: Readonly<ResourceTemplateType>;
+  /** `requiredScopes` and `canAccess` combined (see `accessRuleOf`); undefined when it has neither. */
+  readonly access?: AccessRule;
   /** The variables when `uri` matches the template, else `undefined`. */
   match(uri: string): TemplateVariables | undefined;
   /** The completer of one variable, if any. */
@@ -70,7 +73,8 @@ function normalizeTemplateLiterals(uriTemplate: string): string {
 /**
  * Validates a template configuration and compiles its URI template.
  * @throws InvalidResourceError for a malformed template, one without variables, an empty
- *   name, a missing `read`, or a `complete` key that is not a template variable.
+ *   name, a missing `read`, or a `complete` key that is not a template variable; TypeError when
+ *   `requiredScopes` is not an array of scope names.
  */
 export function compileResourceTemplate(config: ResourceTemplateConfig): ResourceTemplateEntry {
   const label = `Resource template ${JSON.stringify(config?.uriTemplate)}`;
@@ -97,9 +101,11 @@ export function compileResourceTemplate(config: ResourceTemplateConfig): Resourc
   const normalTemplate = normalizeTemplateLiterals(config.uriTemplate);
   const normal = normalTemplate === config.uriTemplate ? template : new UriTemplate(normalTemplate);
   const listed: ResourceTemplateType = { uriTemplate: config.uriTemplate, ...listedMetadata(config) };
+  const access = accessRuleOf(label, config.requiredScopes, config.canAccess);
   return Object.freeze({
     config,
     listed: Object.freeze(listed),
+    ...(access && { access }),
     match(uri: string) {
       let matched: ReturnType<UriTemplate['match']>;
       try {

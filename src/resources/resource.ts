@@ -1,5 +1,6 @@
 import type { Annotations, Icon, Resource } from '@modelcontextprotocol/server';
 import { InvalidResourceError } from '../errors.js';
+import { accessRuleOf, type AccessRule } from '../registry/access-rule.js';
 import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceReadReturn } from './resource-contents.js';
 
@@ -22,6 +23,17 @@ export interface ResourceInfo {
   annotations?: Annotations;
   /** Free-form `_meta` passed through in listings. */
   _meta?: Record<string, unknown>;
+  /**
+   * Who may see and read it, as a tool's `canAccess`: false hides it from this caller's lists
+   * (`resources/list`, `resources/templates/list`) and answers its `resources/read` (and a
+   * template's `completion/complete`) as an unknown resource.
+   */
+  canAccess?: AccessRule;
+  /**
+   * OAuth scopes a caller must hold (`auth.scopes`), as on tools: hidden without them, and with
+   * `HttpMcpServer({ authorization })` a `resources/read` gets 403 `insufficient_scope` naming them.
+   */
+  requiredScopes?: readonly string[];
 }
 
 /**
@@ -42,6 +54,8 @@ export interface ResourceConfig extends ResourceInfo {
 export interface ResourceEntry {
   readonly config: ResourceConfig;
   readonly listed: Readonly<Resource>;
+  /** `requiredScopes` and `canAccess` combined (see `accessRuleOf`); undefined when it has neither. */
+  readonly access?: AccessRule;
 }
 
 /** The listing fields of a resource or template, without `undefined` values. */
@@ -66,7 +80,8 @@ export function checkResourceBasics(config: ResourceInfo & { read?: unknown }, l
 
 /**
  * Validates a resource configuration and builds its listing entry.
- * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing.
+ * @throws InvalidResourceError when the URI is not absolute, the name is empty or `read` is missing;
+ *   TypeError when `requiredScopes` is not an array of scope names.
  */
 export function compileResource(config: ResourceConfig): ResourceEntry {
   if (!config || typeof config.uri !== 'string' || !URL.canParse(config.uri)) {
@@ -74,8 +89,10 @@ export function compileResource(config: ResourceConfig): ResourceEntry {
       `Resource URI ${JSON.stringify(config?.uri)} is not an absolute URI (expected e.g. "config://app").`,
     );
   }
-  checkResourceBasics(config, `Resource "${config.uri}"`);
+  const label = `Resource "${config.uri}"`;
+  checkResourceBasics(config, label);
   const listed: Resource = { uri: config.uri, ...listedMetadata(config) };
   if (config.size !== undefined) listed.size = config.size;
-  return Object.freeze({ config, listed: Object.freeze(listed) });
+  const access = accessRuleOf(label, config.requiredScopes, config.canAccess);
+  return Object.freeze({ config, listed: Object.freeze(listed), ...(access && { access }) });
 }

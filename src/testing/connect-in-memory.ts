@@ -1,6 +1,13 @@
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { InMemoryTransport, type Implementation, type Server, type Transport } from '@modelcontextprotocol/server';
+import {
+  InMemoryTransport,
+  type AuthInfo,
+  type Implementation,
+  type Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { authInfoForPrincipal, type PrincipalInit } from '../auth/principal.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import { viewFactoryOf } from '../mcp/server/view-factory.js';
 
@@ -19,6 +26,13 @@ export interface ConnectInMemoryOptions {
    * `context.elicit()`); `versionNegotiation` is set from `era`.
    */
   clientOptions?: ClientOptions;
+  /**
+   * Connect as this principal, as if it had sent a verified OAuth access token: every request
+   * carries its `AuthInfo` (`context.authInfo`, `principalOf(context.authInfo)`), so
+   * `requiredScopes` and `canAccess` of tools, prompts, resources and templates apply to it, and
+   * `sessionTools` see it. Default: no authentication (`authInfo` undefined).
+   */
+  auth?: PrincipalInit;
 }
 
 /**
@@ -35,6 +49,21 @@ function reportSession(server: BaseMcpServer, view: Server, clientSide: Transpor
   view.onclose = () => {
     previous?.();
     server.events.safeEmit('sessionClosed', { transport: 'memory', reason: clientClosed ? 'closed' : 'shutdown' });
+  };
+  return view;
+}
+
+/**
+ * Hands `authInfo` to every message `view` receives, as an HTTP transport does for a verified
+ * token (the handlers read it as `ctx.http.authInfo`). `serveStdio` passes no per-message extra
+ * to its connection, so it is added where the view's transport delivers.
+ */
+function withAuthInfo(view: Server, authInfo: AuthInfo): Server {
+  const connect = view.connect.bind(view);
+  view.connect = async (transport) => {
+    await connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => deliver?.(message, { ...extra, authInfo });
   };
   return view;
 }
@@ -64,10 +93,12 @@ export interface InMemoryConnection {
  *
  * ```ts
  * const { client, close } = await connectInMemory(server, { era: '2026-07-28' });
+ * // or as a signed-in user: { auth: { subject: 'alice', scopes: ['notes:write'] } }
  * const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
  * await close();
  * ```
- * @throws TypeError when `server` is not a toolkit server; whatever the client's opening
+ * @throws TypeError when `server` is not a toolkit server or `auth.scopes` is not a string
+ *   array; whatever the client's opening
  *   throws (e.g. a protocol version the server refuses).
  */
 export async function connectInMemory(
@@ -75,10 +106,15 @@ export async function connectInMemory(
   options: ConnectInMemoryOptions = {},
 ): Promise<InMemoryConnection> {
   const createView = viewFactoryOf(server);
+  const authInfo = options.auth && authInfoForPrincipal(options.auth);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio((context) => reportSession(server, createView(context), clientSide), {
-    transport: serverSide,
-  });
+  const served = serveStdio(
+    (context) => {
+      const view = createView(authInfo ? { ...context, authInfo } : context);
+      return reportSession(server, authInfo ? withAuthInfo(view, authInfo) : view, clientSide);
+    },
+    { transport: serverSide },
+  );
   const era = options.era ?? 'legacy';
   const client = new Client(options.clientInfo ?? { name: 'mcp-toolkit-test', version: '0.0.0' }, {
     ...options.clientOptions,

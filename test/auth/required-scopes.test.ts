@@ -1,25 +1,16 @@
 // requiredScopes on tools with HttpMcpServer({ authorization }) and a real authorization server
 // (oidc-provider): hidden from tools/list of a token without the scope, refused on tools/call
 // with 403 insufficient_scope naming it (step-up), on both eras and with the v1 and v2 clients.
-import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpMcpServer } from '../../src/mcp/http-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { definePrompt } from '../../src/prompts/prompt.js';
 import { defineTool } from '../../src/registry/tool.js';
-import { CLIENT_KINDS, connectClient } from '../support/clients.js';
+import { bearer, useAuthorizedServer } from '../support/bearer-clients.js';
+import { CLIENT_KINDS } from '../support/clients.js';
 import { TestAuthorizationServer } from '../support/oidc.js';
-import { messages, openSession, post, postModern, sessionHeaders, startServer } from '../e2e/http-helpers.js';
-
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+import { messages, openSession, post, postModern, sessionHeaders } from '../e2e/http-helpers.js';
 
 describe('requiredScopes on tools (OAuth resource server)', () => {
-  let as: TestAuthorizationServer;
-  let server: HttpMcpServer;
-  let url: string;
-  beforeAll(async () => {
-    as = await TestAuthorizationServer.start();
-    server = await startServer({ authorization: { issuer: as.issuer, requiredScopes: ['tools:read'] } });
+  const fixture = useAuthorizedServer((server) => {
     server.registerTool(
       defineTool({
         name: 'write_note',
@@ -34,26 +25,19 @@ describe('requiredScopes on tools (OAuth resource server)', () => {
     server.registerPrompt(
       definePrompt({ name: 'staff', canAccess: (auth) => auth?.clientId === 'staff-app', load: () => 'Staff only.' }),
     );
-    url = server.address.url;
   });
-  afterAll(async () => {
-    await server?.stop();
-    await as?.close();
+  let as: TestAuthorizationServer;
+  let url: string;
+  beforeAll(() => {
+    ({ as, url } = fixture);
   });
-
-  const connect = async (kind: (typeof CLIENT_KINDS)[number], scopes: string[]) => {
-    const requestInit = { headers: bearer(await as.token(url, scopes)) };
-    const transport =
-      kind === 'v1' ? new HttpV1(new URL(url), { requestInit }) : new HttpV2(new URL(url), { requestInit });
-    return connectClient(kind, transport);
-  };
 
   it.each(CLIENT_KINDS)('%s: hidden from tools/list without the scope, listed and callable with it', async (kind) => {
-    const reader = await connect(kind, ['tools:read']);
+    const reader = await fixture.connect(kind, ['tools:read']);
     expect(await reader.toolNames()).not.toContain('write_note');
     expect(await reader.toolNames()).toContain('echo');
     await reader.close();
-    const writer = await connect(kind, ['tools:read', 'tools:write']);
+    const writer = await fixture.connect(kind, ['tools:read', 'tools:write']);
     expect(await writer.toolNames()).toContain('write_note');
     expect((await writer.callTool('write_note', {})).content[0]?.text).toBe('tools:read tools:write');
     await writer.close();
@@ -92,17 +76,17 @@ describe('requiredScopes on tools (OAuth resource server)', () => {
   });
 
   it('the v2 client sees the step-up challenge on tools/call', async () => {
-    const client = await connect('v2-modern', ['tools:read']);
+    const client = await fixture.connect('v2-modern', ['tools:read']);
     await expect(client.callTool('write_note', {})).rejects.toThrow(/tools:write/);
     await client.close();
   });
 
   it.each(CLIENT_KINDS)('%s: prompts follow requiredScopes and canAccess as tools do', async (kind) => {
-    const reader = await connect(kind, ['tools:read']);
+    const reader = await fixture.connect(kind, ['tools:read']);
     expect((await reader.prompts()).map((prompt) => prompt.name)).toEqual(['open']);
     await expect(reader.getPrompt('staff')).rejects.toThrow(/Unknown prompt "staff"/);
     await reader.close();
-    const writer = await connect(kind, ['tools:read', 'tools:write']);
+    const writer = await fixture.connect(kind, ['tools:read', 'tools:write']);
     expect((await writer.prompts()).map((prompt) => prompt.name)).toEqual(['draft', 'open']);
     expect((await writer.getPrompt('draft')).messages[0]?.content.text).toBe('Draft a note.');
     await writer.close();

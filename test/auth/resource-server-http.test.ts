@@ -164,6 +164,20 @@ describe('HttpMcpServer authorization (OAuth resource server)', () => {
     expect((await listTools(url, id, bearer(theirs))).status).toBe(404);
   });
 
+  it("a legacy session is bound to the user too: the same client with another user's token gets 404", async () => {
+    server = await start();
+    const { url } = server.address;
+    const id = await openSession(url, bearer(await as.userToken(url, 'alice', ['tools:read'])));
+    expect((await listTools(url, id, bearer(await as.userToken(url, 'alice', ['tools:read'])))).status).toBe(200);
+    const bob = await as.userToken(url, 'bob', ['tools:read']);
+    const refused = await listTools(url, id, bearer(bob));
+    expect(refused.status).toBe(404);
+    // Bob's own session works.
+    const client = await connectClient('v2-legacy', transportOf('v2-legacy', url, bob));
+    expect(await client.toolNames()).toContain('echo');
+    await client.close();
+  });
+
   it('stateless mode guards every request too', async () => {
     server = await start({}, { stateless: true });
     const { url } = server.address;

@@ -13,6 +13,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/settings.md', 4],
   ['docs/tasks.md', 5],
   ['docs/openapi.md', 2],
+  ['docs/authorization.md', 3],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CompleteResult, type Server } fr
 import { emptyCompleteResult, toCompleteResult, type CompleteFunction } from '../../completions/completion.js';
 import type { DocumentStore } from '../../documents/document-store.js';
 import type { PromptRegistry } from '../../prompts/prompt-registry.js';
+import { admits } from '../../registry/access-rule.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { toProtocolError } from './handler-errors.js';
 import { buildRequestContext } from '../context/request-context-builder.js';
@@ -21,6 +22,8 @@ export interface CompletionSources {
  * `total` and `hasMore`. An argument without completion, or a fixed resource URI, gets an empty
  * result.
  *
+ * A prompt or template whose access rule refuses the caller is unknown to it.
+ *
  * Errors: an unknown prompt or template -> -32602; a completion function that throws -> see
  * `toProtocolError`.
  */
@@ -29,13 +32,14 @@ export function installCompletionHandlers(server: Server, routes: HandlerRoutes,
     const { ref, argument, context } = request.params;
     let complete: CompleteFunction | undefined;
     if (ref.type === 'ref/prompt') {
-      const prompt = sources.prompts.get(ref.name);
+      const prompt = sources.prompts.getFor(ref.name, ctx.http?.authInfo);
       if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${ref.name}".`);
       complete = prompt.compiled().arguments.completer(argument.name);
     } else {
-      const template = sources.resources.getTemplate(ref.uri);
+      const found = sources.resources.getTemplate(ref.uri);
+      const template = found && admits(found.access, ctx.http?.authInfo) ? found : undefined;
       if (!template) {
-        if (sources.resources.get(ref.uri) || sources.documents.get(ref.uri)) return emptyCompleteResult();
+        if (!found && (sources.resources.get(ref.uri) || sources.documents.get(ref.uri))) return emptyCompleteResult();
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template "${ref.uri}".`);
       }
       complete = template.completer(argument.name);

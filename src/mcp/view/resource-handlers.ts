@@ -1,11 +1,13 @@
 import {
   ResourceNotFoundError as SdkResourceNotFoundError,
+  type AuthInfo,
   type Resource,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
 import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
+import { admits } from '../../registry/access-rule.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import { toResourceContents, type ResourceReadContents } from '../../resources/resource-contents.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
@@ -54,7 +56,7 @@ function documentEntry({ uri, name, title, description, mimeType, size }: Docume
 async function templateEntries(sources: ResourceSources, context: RequestContext): Promise<Resource[]> {
   const lists = await Promise.all(
     sources.resources.templates().map(async (template) => {
-      if (!template.config.list) return [];
+      if (!template.config.list || !admits(template.access, context.authInfo)) return [];
       try {
         const { uriTemplate: _template, ...defaults } = template.listed;
         return (await template.config.list(context)).map((entry) => ({ ...defaults, ...entry }));
@@ -69,21 +71,30 @@ async function templateEntries(sources: ResourceSources, context: RequestContext
 
 /**
  * Reads `uri` in `resources/read` lookup order: the fixed resource with exactly this URI, then
- * the documents, then the first matching template.
- * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves the URI; whatever
- *   the resource's `read()` or the document store throws.
+ * the documents, then the first matching template. With `caller`, a resource or template whose
+ * access rule (`canAccess` / `requiredScopes`) refuses `caller.auth` is not found (as a hidden
+ * prompt or tool is unknown); without it (the app's own reads) no rule applies.
+ * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves the URI (for this
+ *   caller); whatever the resource's `read()` or the document store throws.
  */
 export async function readResource(
   sources: Pick<ResourceSources, 'documents' | 'resources'>,
   uri: string,
   context: () => RequestContext,
+  caller?: { readonly auth: AuthInfo | undefined },
 ): Promise<ResourceReadContents> {
+  const refused = (entry: { readonly access?: (auth: AuthInfo | undefined) => boolean }) =>
+    caller !== undefined && !admits(entry.access, caller.auth);
   const resource = sources.resources.get(uri);
-  if (resource) return toResourceContents(await resource.config.read(uri, context()), uri, resource.config.mimeType);
+  if (resource) {
+    if (refused(resource)) throw new ResourceNotFoundError(uri);
+    return toResourceContents(await resource.config.read(uri, context()), uri, resource.config.mimeType);
+  }
   if (sources.documents.get(uri)) return sources.documents.read(uri);
   const matched = sources.resources.match(uri);
   if (matched) {
     const { template, variables } = matched;
+    if (refused(template)) throw new ResourceNotFoundError(uri);
     return toResourceContents(await template.config.read(uri, variables, context()), uri, template.config.mimeType);
   }
   throw new ResourceNotFoundError(uri);
@@ -94,7 +105,8 @@ export async function readResource(
  * (MCP "Resources"), reading the shared document store and resource registry on every
  * request. Lists: documents, then fixed resources, then what templates `list()`, each in
  * registration order, in pages of `pageSize` entries with an opaque `nextCursor`. Reads are lazy: a file is read (and converted) and a resource's `read()`
- * runs when a client asks.
+ * runs when a client asks. Resources and templates whose access rule refuses the caller
+ * (`ctx.http.authInfo`) are left out of its lists and not found on its reads.
  *
  * Errors: an unknown URI or a vanished file -> "Resource not found" (the SDK sends it as
  * -32602 on 2026-07-28, per that revision); a too-large file or a failed conversion -> -32603
@@ -106,15 +118,16 @@ export function installResourceHandlers(server: Server, routes: HandlerRoutes, s
   routes.setRequestHandler('resources/list', async (request, ctx) => {
     const all = [
       ...documentEntries(sources.documents),
-      ...sources.resources.list(),
+      ...sources.resources.listFor(ctx.http?.authInfo),
       ...(await templateEntries(sources, contextOf(ctx))),
     ];
     const { page, nextCursor } = paginate(all, request.params?.cursor, sources.pageSize);
     return { resources: page as Resource[], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
-  routes.setRequestHandler('resources/templates/list', (request) => {
-    const { page, nextCursor } = paginate(sources.resources.listTemplates(), request.params?.cursor, Infinity);
+  routes.setRequestHandler('resources/templates/list', (request, ctx) => {
+    const templates = sources.resources.listTemplatesFor(ctx.http?.authInfo);
+    const { page, nextCursor } = paginate(templates, request.params?.cursor, Infinity);
     return { resourceTemplates: [...page], ...(nextCursor !== undefined && { nextCursor }) };
   });
 
@@ -130,7 +143,7 @@ export function installResourceHandlers(server: Server, routes: HandlerRoutes, s
         ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
       });
     try {
-      const contents = await readResource(sources, uri, () => contextOf(ctx));
+      const contents = await readResource(sources, uri, () => contextOf(ctx), { auth: ctx.http?.authInfo });
       report(true);
       return { contents };
     } catch (error) {
