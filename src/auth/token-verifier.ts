@@ -62,13 +62,9 @@ export class TokenVerifier {
    * @throws AuthenticationError (401) when the authorization server cannot be reached.
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
-<<<<<<< HEAD
+    if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
     const lib = await loadJose();
     if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
-=======
-    if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
-    if (isJws(token)) return this.#verifyJwt(token, audience);
->>>>>>> auth2
     if (this.#options.introspection) return this.#introspect(token, audience);
     throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
   }
