@@ -112,8 +112,9 @@ export abstract class BaseMcpServer {
    * @returns a function that removes it again. @throws TypeError for a non-function or an empty scope.
    */
   use(middleware: Middleware, scope?: MiddlewareScope): () => void {
-    const host = { cluster: this.cluster, logger: this.logger, tool: (name: string) => this.registry.get(name) };
-    return useMiddleware(this.#parts.model.pipeline, host, middleware, scope);
+    const { cluster, logger, model } = this.#parts;
+    const parts = { logger, registry: this.registry, lists: [model.prompts, model.resources, model.documents] };
+    return useMiddleware(model.pipeline, { ...parts, cluster: cluster?.membership }, middleware, scope);
   }
 
   /**

@@ -103,6 +103,38 @@ export interface MiddlewareHost {
   readonly logger: Logger;
   /** Looks a registered tool up by name (its annotations, e.g. `readOnlyHint`). */
   tool(name: string): { readonly annotations?: { readonly readOnlyHint?: boolean } } | undefined;
+  /**
+   * Calls `listener` after every change of what a list shows (tools registered, removed or toggled,
+   * on this replica or pushed from another; prompts, resources, templates, documents).
+   * @returns its remover.
+   */
+  onListsChanged(listener: () => void): () => void;
+}
+
+/** Anything with an `onChange(listener)` that returns a remover (the server's registries and document store). */
+interface ChangeSource {
+  onChange(listener: () => void): () => void;
+}
+
+/** What {@link useMiddleware} builds a {@link MiddlewareHost} from (the server's parts). */
+export interface MiddlewareHostParts {
+  readonly cluster: object | undefined;
+  readonly logger: Logger;
+  readonly registry: ChangeSource & { get(name: string): ReturnType<MiddlewareHost['tool']> };
+  /** Every other source of list changes. */
+  readonly lists: readonly ChangeSource[];
+}
+
+function hostOf({ cluster, logger, registry, lists }: MiddlewareHostParts): MiddlewareHost {
+  return {
+    cluster,
+    logger,
+    tool: (name) => registry.get(name),
+    onListsChanged: (listener) => {
+      const removers = [registry, ...lists].map((source) => source.onChange(() => listener()));
+      return () => removers.forEach((remove) => remove());
+    },
+  };
 }
 
 /**
@@ -138,7 +170,7 @@ function scopedStage(middleware: Middleware, scope: MiddlewareScope | undefined)
  */
 export function useMiddleware(
   pipeline: RequestPipeline,
-  host: MiddlewareHost,
+  parts: MiddlewareHostParts,
   middleware: Middleware,
   scope?: MiddlewareScope,
 ): () => void {
@@ -150,6 +182,6 @@ export function useMiddleware(
   if (scope && (scope.methods?.length === 0 || scope.tools?.length === 0)) {
     throw new TypeError('server.use() scope: `methods` and `tools` must name at least one entry when given.');
   }
-  middleware.setup?.(host);
+  middleware.setup?.(hostOf(parts));
   return pipeline.add(scopedStage(middleware, scope));
 }
