@@ -13,6 +13,8 @@ import { RateLimitedError, ToolkitError, UserError } from '../../src/errors.js';
 import { HttpMcpServer as BuiltHttpMcpServer } from '../../dist/index.js';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
 import type { MiddlewareContext } from '../../src/mcp/pipeline/middleware.js';
+import { middlewareErrorStage } from '../../src/mcp/pipeline/middleware-errors.js';
+import { RequestPipeline } from '../../src/mcp/pipeline/request-pipeline.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { useExampleMiddleware } from '../fixtures/example-middleware.mjs';
 import { registerFixturePrompts } from '../fixtures/fixture-prompts.mjs';
@@ -157,6 +159,21 @@ describe('server.use() over the in-memory transport', () => {
     expect(seen).toEqual(['list tools/list', 'tools/call add']);
     expect(() => server.use((_c, next) => next(), { tools: [] })).toThrow(TypeError);
     expect(() => server.use('nope' as never)).toThrow(TypeError);
+  });
+
+  it('keeps methods outside every scope on the direct path (the cached tools/list result as it is)', () => {
+    const pipeline = new RequestPipeline(middlewareErrorStage);
+    const ctx = { mcpReq: { id: 1, signal: new AbortController().signal } } as never;
+    const listed = { tools: [] };
+    const list = pipeline.handler('tools/list', () => listed);
+    pipeline.add((_context, next) => next(), new Set(['tools/call']));
+    expect(list({}, ctx)).toBe(listed); // the handler's own object, synchronously: no stage ran
+    const call = pipeline.handler('tools/call', () => ({ content: [] }));
+    expect(call({ params: { name: 'x' } }, ctx)).toBeInstanceOf(Promise);
+    const remove = pipeline.add((_context, next) => next());
+    expect(list({}, ctx)).toBeInstanceOf(Promise);
+    remove();
+    expect(list({}, ctx)).toBe(listed);
   });
 
   it('short-circuits without the handler, and changes results', async () => {

@@ -147,19 +147,19 @@ export interface MiddlewareScope {
   readonly tools?: readonly string[];
 }
 
-/** A stage that runs `middleware` for the requests `scope` admits, with the middleware view of the context. */
-function scopedStage(middleware: Middleware, scope: MiddlewareScope | undefined): PipelineStage {
+/** The methods a scope admits (undefined: all), and a stage running `middleware` for the tools it admits. */
+function scopedStage(middleware: Middleware, scope: MiddlewareScope | undefined) {
   const methods = scope?.methods
     ? new Set<string>(scope.methods)
     : scope?.tools
       ? new Set<string>(['tools/call'])
       : undefined;
   const tools = scope?.tools ? new Set(scope.tools) : undefined;
-  return (context, next) => {
-    if (methods && !methods.has(context.method)) return next();
+  const stage: PipelineStage = (context, next) => {
     if (tools && context.method === 'tools/call' && !tools.has(context.toolName!)) return next();
     return middleware(context as MiddlewareContext, next as MiddlewareNext);
   };
+  return { stage, methods };
 }
 
 /**
@@ -183,5 +183,6 @@ export function useMiddleware(
     throw new TypeError('server.use() scope: `methods` and `tools` must name at least one entry when given.');
   }
   middleware.setup?.(hostOf(parts));
-  return pipeline.add(scopedStage(middleware, scope));
+  const { stage, methods } = scopedStage(middleware, scope);
+  return pipeline.add(stage, methods);
 }

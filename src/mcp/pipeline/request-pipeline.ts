@@ -85,12 +85,14 @@ export type HandlerRoutes = Pick<Server, 'setRequestHandler'>;
  * added later apply to requests that start after, on every live view.
  */
 export class RequestPipeline {
-  #stages: readonly PipelineStage[] = [];
+  #entries: ReadonlyArray<{ readonly stage: PipelineStage; readonly methods?: ReadonlySet<string> }> = [];
+  /** The stages each method runs (with the outermost one first), made on first use after a change. */
+  #byMethod = new Map<string, readonly PipelineStage[]>();
   readonly #outermost: PipelineStage | undefined;
 
   /**
-   * @param outermost - runs around every other stage while there is one (the error mapping of
-   *   `server.use()`); it is not counted in {@link size} and alone never runs.
+   * @param outermost - runs around every other stage of a request while that request has one (the
+   *   error mapping of `server.use()`); it is not counted in {@link size} and alone never runs.
    */
   constructor(outermost?: PipelineStage) {
     this.#outermost = outermost;
@@ -98,18 +100,33 @@ export class RequestPipeline {
 
   /** How many stages are registered. */
   get size(): number {
-    return this.#stages.length;
+    return this.#entries.length;
   }
 
   /**
-   * Appends a stage (the first added is the outermost layer).
+   * Appends a stage (the first added is the outermost layer). With `methods`, only requests of those
+   * methods pass it: the others keep the direct path while no other stage applies to them (so a
+   * `tools/call` rate limit leaves `tools/list` on its cached fast path).
    * @returns a function that removes it again (for requests that start afterwards).
    */
-  add(stage: PipelineStage): () => void {
-    this.#stages = [...this.#stages, stage];
+  add(stage: PipelineStage, methods?: ReadonlySet<string>): () => void {
+    const entry = { stage, methods };
+    this.#entries = [...this.#entries, entry];
+    this.#byMethod = new Map();
     return () => {
-      this.#stages = this.#stages.filter((s) => s !== stage);
+      this.#entries = this.#entries.filter((e) => e !== entry);
+      this.#byMethod = new Map();
     };
+  }
+
+  #stagesOf(method: string): readonly PipelineStage[] {
+    let stages = this.#byMethod.get(method);
+    if (!stages) {
+      stages = this.#entries.filter((e) => !e.methods || e.methods.has(method)).map((e) => e.stage);
+      if (stages.length > 0 && this.#outermost) stages = [this.#outermost, ...stages];
+      this.#byMethod.set(method, stages);
+    }
+    return stages;
   }
 
   /**
@@ -137,12 +154,12 @@ export class RequestPipeline {
     form: ParamsForm<I> = requestParams as ParamsForm<I>,
   ): (input: I, ctx: ServerContext) => R {
     return (input, ctx) => {
-      const stages = this.#stages;
+      if (this.#entries.length === 0) return handler(input, ctx);
+      const stages = this.#stagesOf(method);
       if (stages.length === 0) return handler(input, ctx);
       const original = form.read(input);
       const context = new StageContext(method, original, ctx);
-      const all = this.#outermost ? [this.#outermost, ...stages] : stages;
-      return run(all, context, (params) =>
+      return run(stages, context, (params) =>
         handler(params === original ? input : form.replace(input, params), ctx),
       ) as R;
     };
