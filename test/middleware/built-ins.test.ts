@@ -1,7 +1,12 @@
 // The built-in middleware of mcp-toolkit/middleware over real clients: rate limits (memory) per
 // principal and per tool on HTTP with the v1, v2 legacy and v2 2026-07-28 clients; the response cache
-// (read-only tools, lists, per principal, dropped on a toggle); the audit log.
+// (read-only tools, lists, per principal, dropped on a toggle); the audit log; and all three in a
+// real stdio child process, whose stdout stays pure JSON-RPC while the audit log goes to stderr.
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -164,4 +169,39 @@ describe('auditLog()', () => {
       expect(entry.sessionId).toBeTypeOf('string');
     }
   });
+});
+
+describe('the built-ins in a stdio child process', () => {
+  const FIXTURE = fileURLToPath(new URL('../fixtures/built-ins-stdio-fixture.mjs', import.meta.url));
+  for (const kind of CLIENT_KINDS) {
+    it(`limit, cache and audit over stdio, logs on stderr only (${kind})`, { timeout: 30_000 }, async () => {
+      const params = { command: process.execPath, args: [FIXTURE], stderr: 'pipe' as const };
+      const transport = kind === 'v1' ? new StdioV1(params) : new StdioV2(params);
+      let stderr = '';
+      (transport.stderr as Readable).on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const client = await connectClient(kind, transport);
+      closers.push(() => client.close());
+      const once = first(await client.callTool('lookup', { key: 'k' }));
+      expect(first(await client.callTool('lookup', { key: 'k' }))).toBe(once);
+      expect((await client.callTool('write')).isError).toBeFalsy();
+      expect((await client.callTool('write')).isError).toBeFalsy();
+      const refused = await client.callTool('write');
+      expect(refused.isError).toBe(true);
+      expect(first(refused)).toMatch(/^Rate limit reached for tool "write" \(2 per 60 s\); try again in \d+ s\.$/);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the last log lines arrive
+      const audits = stderr
+        .split('\n')
+        .filter((line) => line.includes('"audit"'))
+        .map((line) => JSON.parse(line).audit as AuditEntry);
+      const calls = audits.filter((entry) => entry.method === 'tools/call');
+      expect(calls.map((entry) => `${entry.tool} ${entry.outcome}`)).toEqual([
+        'lookup ok',
+        'lookup ok',
+        'write ok',
+        'write ok',
+        'write tool-error',
+      ]);
+      expect(calls[0]).toMatchObject({ transport: 'stdio', era: kind === 'v2-modern' ? 'modern' : 'legacy' });
+    });
+  }
 });
