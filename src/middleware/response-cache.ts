@@ -40,9 +40,9 @@ function cacheParams(params: unknown): unknown {
  * A response cache (`lru-cache`): answers of read-only tools (`annotations.readOnlyHint: true`) and of
  * the lists are reused for `ttlMs`, at most `maxEntries` of them, keyed by the caller's principal
  * (so one caller never sees another's answer: lists filtered by `canAccess` stay per caller), the
- * method and the params. Every list answer is dropped when anything a list shows changes (a tool
+ * method and the params. Everything cached is dropped when anything a list shows changes (a tool
  * registered, removed or toggled on any replica, a prompt, resource or document), so clients told
- * of a change never read the old list. Tool answers are kept until their TTL.
+ * of a change never read the old list and a disabled tool is refused, not answered from the cache.
  *
  * @throws RangeError when `ttlMs` or `maxEntries` is not positive.
  */
@@ -73,9 +73,8 @@ export function responseCache(options: ResponseCacheOptions = {}): Middleware {
   };
   middleware.setup = (given) => {
     host = given;
-    given.onListsChanged(() => {
-      for (const [key] of cache.entries()) if (!key.includes('"tools/call"')) cache.delete(key);
-    });
+    // Also tool answers: a tool disabled or removed since must be refused, not answered from the cache.
+    given.onListsChanged(() => cache.clear());
   };
   return middleware;
 }

@@ -136,6 +136,9 @@ describe('responseCache()', () => {
       server.disableTool('write');
       await alice.toolsChanged.waitFor(1);
       expect(await alice.toolNames()).toEqual(['lookup']);
+      server.disableTool('lookup'); // a cached answer of a disabled tool is not served
+      await alice.toolsChanged.waitFor(2);
+      await expect(alice.callTool('lookup', { key: 'k' })).rejects.toThrow(/disabled/);
     });
   }
 });
