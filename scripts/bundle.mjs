@@ -36,6 +36,8 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `convert` holds what the conversion processes share with the server (converters, errors),
  * so a conversion process does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * The built-in middleware (`src/middleware/`, only `mcp-toolkit/middleware` imports it) stays in that
+ * entry, so the root never loads `rate-limiter-flexible` or `lru-cache`.
  * The subpath entries (`src/public/`) stay out of it; the code they re-export is in `toolkit` (the
  * CLI loads admin and cluster code lazily, and a chunk of their own would put rolldown's runtime
  * helpers in one more file for every entry). Nothing the root loads imports an optional peer
@@ -51,7 +53,7 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
+    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
     priority: 1,
   },
 ];

@@ -35,7 +35,9 @@ export type ToolkitErrorCode =
   /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
   | 'INVALID_OPTIONS'
   | 'MISSING_DEPENDENCY'
-  | 'INVALID_OPENAPI';
+  | 'INVALID_OPENAPI'
+  /** A request refused by a rate limit (see {@link RateLimitedError}). */
+  | 'RATE_LIMITED';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -424,3 +426,29 @@ export class OpenApiError extends ToolkitError {
     super('INVALID_OPENAPI', message, options);
   }
 }
+
+/**
+ * Thrown by middleware (the `rateLimit()` built-in of `mcp-toolkit/middleware`, or an app's own) to
+ * refuse a request over a budget (code `RATE_LIMITED`). On `tools/call` the caller gets a tool
+ * result with `isError: true` whose text is this message and whose `_meta` carries
+ * `retryAfterMs`; on other methods a JSON-RPC error {@link RATE_LIMITED_ERROR_CODE} with
+ * `data: { retryAfterMs }`. The message should say when to retry.
+ */
+export class RateLimitedError extends ToolkitError {
+  /**
+   * @param retryAfterMs - how long (ms) until a retry can succeed.
+   * @param message - for the caller; names what was limited and when to retry.
+   */
+  constructor(
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
+    super('RATE_LIMITED', message);
+  }
+}
+
+/**
+ * The JSON-RPC error code of a request refused by {@link RateLimitedError} on methods other than
+ * `tools/call` (an implementation-defined server error, JSON-RPC 2.0 section 5.1: -32000 to -32099).
+ */
+export const RATE_LIMITED_ERROR_CODE = -32029;

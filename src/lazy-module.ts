@@ -38,11 +38,28 @@ export async function importOptional<T>(packageName: string, feature: string): P
   try {
     return (await import(packageName)) as T;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    const missing =
-      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-      String((error as Error).message).includes(`'${packageName}'`);
-    if (missing) throw new MissingDependencyError(packageName, feature, { cause: error });
-    throw error;
+    throw missingOr(error, packageName, feature);
+  }
+}
+
+/** A `MissingDependencyError` when `error` says `packageName` itself was not found, else `error`. */
+function missingOr(error: unknown, packageName: string, feature: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const missing =
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((error as Error).message).includes(`'${packageName}'`);
+  return missing ? new MissingDependencyError(packageName, feature, { cause: error }) : error;
+}
+
+/**
+ * Like {@link importOptional} but synchronous (`require`), for optional peers with a CommonJS build
+ * (`@opentelemetry/api`) that a synchronous factory needs.
+ * @throws MissingDependencyError when the package cannot be found; any other load error is rethrown.
+ */
+export function requireOptional<T>(packageName: string, feature: string): T {
+  try {
+    return require(packageName) as T;
+  } catch (error) {
+    throw missingOr(error, packageName, feature);
   }
 }

@@ -30,6 +30,7 @@ import type { ServerInfo } from './server/server-info.js';
 import { createView } from './view/view.js';
 import type { BaseMcpServerOptions } from './server/server-options.js';
 import type { TaskManager } from '../tasks/task-manager.js';
+import { useMiddleware, type Middleware, type MiddlewareScope } from './pipeline/middleware.js';
 
 export type { ServerInfo } from './server/server-info.js';
 export type { BaseMcpServerOptions } from './server/server-options.js';
@@ -102,6 +103,18 @@ export abstract class BaseMcpServer {
   /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
   get cluster(): ClusterMembership | undefined {
     return this.#parts.cluster?.membership;
+  }
+
+  /**
+   * Adds a middleware around every MCP request the server answers, on both eras and every
+   * transport (`docs/middleware.md`): registration order is execution order (the first is the
+   * outermost); `scope` limits it to methods and tool names. Allowed after `start()`.
+   * @returns a function that removes it again. @throws TypeError for a non-function or an empty scope.
+   */
+  use(middleware: Middleware, scope?: MiddlewareScope): () => void {
+    const { cluster, logger, model } = this.#parts;
+    const parts = { logger, registry: this.registry, lists: [model.prompts, model.resources, model.documents] };
+    return useMiddleware(model.pipeline, { ...parts, cluster: cluster?.membership }, middleware, scope);
   }
 
   /**

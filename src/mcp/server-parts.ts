@@ -19,6 +19,7 @@ import { ToolStateSync } from './server/tool-state-sync.js';
 import { UriResolver } from './server/uri-resolver.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { setServerPipeline } from './pipeline/server-pipelines.js';
+import { middlewareErrorStage } from './pipeline/middleware-errors.js';
 
 /** The model's registries, made by the facade. */
 export interface ServerRegistries {
@@ -65,7 +66,7 @@ export function createServerParts(
   const taskStore = options.tasks?.store ?? options.cluster?.tasks;
   const tasks = createServerTasks({ ...options.tasks, store: taskStore }, events, onError);
   if (options.observer) attachObserver(events, options.observer);
-  const pipeline = new RequestPipeline();
+  const pipeline = new RequestPipeline(middlewareErrorStage);
   setServerPipeline(owner, pipeline);
   const model: ViewModel = {
     serverInfo,

@@ -17,3 +17,14 @@ export type { HttpsOptions } from '../mcp/transports/http/options.js';
 export type { HttpSessionEvent, HttpSessionInfo, SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
 export type { ReadinessReport } from '../mcp/transports/http/health.js';
 export type { SessionCloseReason } from '../mcp/server/server-events.js';
+export type { HttpRequestInfo, ReadonlyHeaders } from '../registry/request-context.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  MiddlewareHost,
+  MiddlewareMethod,
+  MiddlewareNext,
+  MiddlewareParams,
+  MiddlewareResult,
+  MiddlewareScope,
+} from '../mcp/pipeline/middleware.js';

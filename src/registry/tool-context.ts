@@ -10,6 +10,8 @@ import type {
   LoggingLevel,
   StandardSchemaV1,
 } from '@modelcontextprotocol/server';
+import type { Principal } from '../auth/principal.js';
+import type { HttpRequestInfo } from './request-context.js';
 
 /** Options shared by `elicit`, `sample` and `listRoots`. */
 export interface InputRequestOptions {
@@ -60,6 +62,13 @@ export interface ToolContext {
   readonly sessionId?: string;
   /** Auth info produced by the HTTP `authenticate` hook, when configured. */
   readonly authInfo?: AuthInfo;
+  /**
+   * Who is calling: the verified token's principal (`sub`, client, scopes, claims) with OAuth, or
+   * the `authenticate` hook's `clientId` and `scopes` (no claims); undefined when unauthenticated.
+   */
+  readonly principal?: Principal;
+  /** The HTTP request that carried the call (headers, method, URL, peer address), read-only; undefined on stdio. */
+  readonly request?: HttpRequestInfo;
   /** The calling client's name and version, when the client sent them. */
   readonly clientInfo?: Implementation;
   /** The calling client's declared capabilities. */

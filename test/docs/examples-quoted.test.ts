@@ -14,6 +14,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/tasks.md', 5],
   ['docs/openapi.md', 2],
   ['docs/authorization.md', 3],
+  ['docs/middleware.md', 3],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

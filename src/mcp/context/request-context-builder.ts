@@ -9,8 +9,9 @@ import { buildToolContext, requestEra } from './tool-context-builder.js';
  */
 export function buildRequestContext(server: Server, ctx: ServerContext): RequestContext {
   const tool = buildToolContext(server, ctx, ctx.mcpReq.signal, undefined);
-  const { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, log } = tool;
-  return { signal, requestId, sessionId, authInfo, clientInfo, clientCapabilities, era: requestEra(ctx), log };
+  const { signal, requestId, sessionId, authInfo, principal, request, clientInfo, clientCapabilities, log } = tool;
+  const era = requestEra(ctx);
+  return { signal, requestId, sessionId, authInfo, principal, request, clientInfo, clientCapabilities, era, log };
 }
 
 /**

@@ -18,6 +18,7 @@ import { standardToJsonSchema } from '../../registry/standard-json-schema.js';
 import type { ElicitOptions, ToolContext, ToolLogger } from '../../registry/tool-context.js';
 import { inputAnswerProblem, MAX_INPUT_ATTEMPTS, tooManyWrongAnswers } from './input-answers.js';
 import type { InputRounds } from './input-rounds.js';
+import { httpRequestInfo, requestPrincipal } from './request-origin.js';
 
 /** Which era a request belongs to: modern requests carry the 2026-07-28 `_meta` envelope. */
 export function requestEra(ctx: ServerContext): 'legacy' | 'modern' {
@@ -70,6 +71,8 @@ interface CallState {
   elicit?: ToolContext['elicit'];
   sample?: ToolContext['sample'];
   listRoots?: ToolContext['listRoots'];
+  principal?: ToolContext['principal'] | null;
+  request?: ToolContext['request'] | null;
 }
 
 /** The key of a context's {@link CallState}: a symbol, so that it stays out of string-keyed views of it. */
@@ -108,6 +111,18 @@ class CallContext implements ToolContext {
   get signal(): AbortSignal {
     const { aborts } = this[STATE];
     return aborts instanceof AbortSignal ? aborts : aborts.signal;
+  }
+
+  get principal(): ToolContext['principal'] {
+    const state = this[STATE];
+    if (state.principal === undefined) state.principal = requestPrincipal(this.authInfo) ?? null;
+    return state.principal ?? undefined;
+  }
+
+  get request(): ToolContext['request'] {
+    const state = this[STATE];
+    if (state.request === undefined) state.request = httpRequestInfo(state.ctx) ?? null;
+    return state.request ?? undefined;
   }
 
   get log(): ToolLogger {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { lazyRequire } from '../../../lazy-module.js';
 import { wellFormedRefusal } from './well-formed-refusal.js';
+import { recordRemoteAddress } from '../../context/request-origin.js';
 
 // Part of the HTTP stack: loaded by the first HttpMcpServer, never by a stdio server.
 const honoNode = lazyRequire<typeof import('@hono/node-server')>('@hono/node-server');
@@ -30,6 +31,7 @@ export function createWebBridge(onError: (error: unknown) => void): WebBridge {
       const handler = handlers.get(env.incoming);
       handlers.delete(env.incoming);
       if (!handler) throw new Error('web bridge: no handler registered for this request');
+      recordRemoteAddress(request, env.incoming.socket.remoteAddress); // for `context.request.remoteAddress`
       return handler(request).then(wellFormedRefusal);
     },
     {
