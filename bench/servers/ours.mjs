@@ -13,7 +13,7 @@ function register(server, tools) {
   }
 }
 
-export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart, redis, prefix }) {
+export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart, redis, prefix, authorization }) {
   // W7: with `redis`, the server is one replica of a cluster sharing that Redis.
   const cluster = redis ? await createCluster({ redis, prefix, logger: silent }) : undefined;
   const server = new HttpMcpServer(
@@ -25,6 +25,7 @@ export async function startHttp({ tools, idleTimeoutMs, folder, beforeStart, red
       maxListenStreams: 10_000,
       cluster,
       ...(idleTimeoutMs !== undefined && { sessionIdleTimeoutMs: idleTimeoutMs }),
+      ...(authorization && { authorization }), // bench/auth-overhead.mjs
     },
   );
   register(server, tools);
