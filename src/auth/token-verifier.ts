@@ -1,8 +1,14 @@
 import type * as Jose from 'jose';
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { AuthenticationError } from '../errors.js';
 import { FETCH_TIMEOUT_MS, IssuerDiscovery } from './discovery.js';
 import type { ResolvedAuthorization } from './options.js';
+
+/** How long a verified JWT is trusted without checking its signature again (ms). */
+export const VERIFIED_JWT_TTL_MS = 60_000;
+/** How many verified JWTs are remembered (least recently used dropped first). */
+const VERIFIED_JWT_MAX = 10_000;
 
 /** Why a token was refused, as RFC 6750 section 3.1 names it for the challenge. */
 export class TokenRefusal extends AuthenticationError {
@@ -48,6 +54,12 @@ function reasonOf({ errors }: typeof Jose, error: unknown): string {
  */
 export class TokenVerifier {
   readonly #options: ResolvedAuthorization;
+  /**
+   * JWTs verified lately (audience + token -> claims), so a client's every request does not pay the
+   * signature check again: at most {@link VERIFIED_JWT_TTL_MS} and never past the token's `exp`; a
+   * key the issuer drops stops being trusted for cached tokens within that time too.
+   */
+  readonly #verified = new LRUCache<string, JWTPayload>({ max: VERIFIED_JWT_MAX, ttlAutopurge: false });
   readonly #discovery: IssuerDiscovery;
   #jwks?: Promise<ReturnType<typeof createRemoteJWKSet>>;
 
@@ -63,6 +75,8 @@ export class TokenVerifier {
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
     if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
+    const cached = this.#verified.get(`${audience}\n${token}`);
+    if (cached !== undefined) return cached;
     const lib = await loadJose();
     if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
     if (this.#options.introspection) return this.#introspect(token, audience);
@@ -80,6 +94,9 @@ export class TokenVerifier {
         clockTolerance: this.#options.clockToleranceSec,
         requiredClaims: ['exp'],
       });
+      const untilExpiry = ((payload.exp as number) + this.#options.clockToleranceSec) * 1000 - Date.now();
+      const ttl = Math.floor(Math.min(VERIFIED_JWT_TTL_MS, untilExpiry));
+      if (ttl > 0) this.#verified.set(`${audience}\n${token}`, payload, { ttl });
       return payload;
     } catch (error) {
       if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {

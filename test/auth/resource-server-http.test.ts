@@ -99,6 +99,19 @@ describe('HttpMcpServer authorization (OAuth resource server)', () => {
     expect(await response.json()).toMatchObject({ error: { message: 'Unauthorized: the access token has expired' } });
   });
 
+  it('a token verified once (and remembered) is still refused once it expires', async () => {
+    server = await start();
+    const { url } = server.address;
+    as.ttlSec = 2;
+    const token = await as.token(url, ['tools:read']);
+    expect((await post(url, INITIALIZE, bearer(token))).status).toBe(200);
+    expect((await post(url, INITIALIZE, bearer(token))).status).toBe(200); // from the verified-token cache
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const response = await post(url, INITIALIZE, bearer(token));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('the access token has expired');
+  });
+
   it('token for another resource (aud): 401 invalid_token on both eras', async () => {
     server = await start();
     const { url } = server.address;
