@@ -33,6 +33,8 @@ export interface UpstreamStatus {
   readonly lastError?: string;
   /** When the next attempt starts (epoch ms), while `retrying`. */
   readonly retryAt?: number;
+  /** The child's process id while connected (stdio upstreams). */
+  readonly pid?: number;
 }
 
 /** What the connection needs from its owner. */
@@ -67,6 +69,7 @@ export class Upstream {
   #retryTimer?: NodeJS.Timeout;
   #pingTimer?: NodeJS.Timeout;
   #connected?: { resolve(): void; promise: Promise<void> };
+  #pid?: number;
 
   constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
     this.#config = config;
@@ -94,6 +97,7 @@ export class Upstream {
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
       ...(this.#retryAt !== undefined && { retryAt: this.#retryAt }),
+      ...(this.#state === 'connected' && this.#pid !== undefined && { pid: this.#pid }),
     });
   }
 
@@ -164,7 +168,7 @@ export class Upstream {
     let client: Client | undefined;
     try {
       const module = (this.#module ??= await loadClient());
-      const { transport, stderr } = await createUpstreamTransport(module, this.#config);
+      const { transport, stderr, pid } = await createUpstreamTransport(module, this.#config);
       stderr?.on('data', (chunk: Buffer) =>
         this.#log.debug({ stderr: this.#redact(chunk.toString().trimEnd()) }, 'upstream stderr'),
       );
@@ -193,6 +197,7 @@ export class Upstream {
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
       if (generation !== this.#generation) return void client.close().catch(() => {});
       this.#client = client;
+      this.#pid = pid();
       this.#failures = 0;
       this.#lastError = undefined;
       this.#sync(tools);
