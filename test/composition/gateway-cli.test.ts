@@ -1,7 +1,6 @@
 // `mcp-toolkit gateway --config servers.json` as a real child process, over HTTP and over stdio.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,12 +8,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitWithin } from '../e2e/http-helpers.js';
-import { until } from './gateway-clients.js';
+import { EVERYTHING, FILESYSTEM, until } from './gateway-clients.js';
 
-const require = createRequire(import.meta.url);
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const SECRET = 'cli-secret-value-31337';
 
 /** Process ids of the direct children of `pid` (from /proc via ps). */

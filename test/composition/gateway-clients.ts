@@ -1,5 +1,6 @@
 // Clients of each era for the composition tests, with the per-call options (progress, signal) the
 // shared contract clients do not expose.
+import { createRequire } from 'node:module';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +8,12 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { CLIENT_KINDS, Counter, type ClientKind } from '../support/clients.js';
 
 export { CLIENT_KINDS, Counter, type ClientKind };
+
+const require = createRequire(import.meta.url);
+/** server-everything's entry (argument `stdio` or `streamableHttp`, port from `PORT`). */
+export const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+/** server-filesystem's entry (arguments: the allowed folders). */
+export const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** What a `tools/call` answered. */
 export type CallResult = { content: Array<{ type: string; text?: string }>; isError?: boolean };

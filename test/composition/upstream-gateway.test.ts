@@ -2,7 +2,6 @@
 // and @modelcontextprotocol/server-filesystem as stdio children, and one of our own servers over
 // Streamable HTTP on the 2026-07-28 era. Clients of each era talk to the gateway over real HTTP.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,11 +15,10 @@ import {
   recordingLogger,
   until,
   type GatewayClient,
+  EVERYTHING,
+  FILESYSTEM,
 } from './gateway-clients.js';
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-const FILESYSTEM = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const ENV_SECRET = 'env-secret-4711-abcdef';
 const BEARER = 'bearer-secret-0815-xyz';
 

@@ -2,7 +2,6 @@
 // 127.0.0.1 port), beside an upstream that never starts. SIGKILL of the HTTP upstream: its tools
 // leave (found by the health ping), the rest keeps working, and it returns when restarted.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpMcpServer, defineTool } from '../../dist/index.js';
@@ -15,10 +14,8 @@ import {
   recordingLogger,
   until,
   type GatewayClient,
+  EVERYTHING,
 } from './gateway-clients.js';
-
-const require = createRequire(import.meta.url);
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
