@@ -85,6 +85,11 @@ describe('gateway: a Streamable HTTP upstream (server-everything) and one that n
     await until(() => missing.status.failures >= 2, 'the missing upstream to have failed twice');
     expect(['retrying', 'connecting']).toContain(missing.status.state);
     expect(missing.status.lastError).toMatch(/ENOENT|spawn/);
+    const ready = await fetch(new URL('/ready', gateway.address.url));
+    expect(ready.status).toBe(200); // a down upstream leaves the rest served
+    const report = (await ready.json()) as { upstreams: Array<{ name: string; state: string; tools: number }> };
+    expect(report.upstreams[0]).toMatchObject({ name: 'remote', state: 'connected' });
+    expect(report.upstreams[1]).toMatchObject({ name: 'missing', tools: 0 });
     for (const client of clients) {
       const names = await client.names();
       expect(names).toEqual(expect.arrayContaining(['local', 'remote_echo', 'remote_get-sum']));
