@@ -12,6 +12,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/migrating-from-llm-chat-mcp.md', 6],
   ['docs/settings.md', 4],
   ['docs/tasks.md', 5],
+  ['docs/composition.md', 3],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
