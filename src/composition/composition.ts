@@ -11,7 +11,7 @@ export interface UpstreamHandle {
   readonly name: string;
   /** Its state now (never its environment, headers or arguments). */
   readonly status: UpstreamStatus;
-  /** Resolves the next time it is connected with its tools registered (at once when it is). Never rejects. */
+  /** Resolves the next time it is connected with its tools registered (at once when it is), or once it is closed. Never rejects. */
   whenConnected(): Promise<void>;
   /** Disconnects it for good (a stdio child is stopped) and removes its tools in one change. */
   close(): Promise<void>;

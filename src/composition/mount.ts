@@ -30,6 +30,8 @@ class MountedTool extends Tool<never> {
   constructor(
     private readonly original: Tool<never>,
     name: string,
+    /** The registry it was mounted into: a server mounting itself (or a cycle) must not mount these again. */
+    readonly home: ToolRegistry,
   ) {
     super({
       name,
@@ -78,12 +80,13 @@ export function mountSource(
     tools.map((tool) => ({
       key: tool.name,
       signature: String(idOf(tool)),
-      create: () => new MountedTool(tool, namespacedName(namespace, tool.name)),
+      create: () => new MountedTool(tool, namespacedName(namespace, tool.name), registry),
     }));
   let unsubscribe = () => {};
   if (isServerLike(source)) {
     const { tools } = source;
-    const sync = () => mirror.sync(entries(tools.tools().filter((tool) => tools.isEnabled(tool.name))));
+    const own = (tool: Tool<never>) => tool instanceof MountedTool && tool.home === registry;
+    const sync = () => mirror.sync(entries(tools.tools().filter((tool) => tools.isEnabled(tool.name) && !own(tool))));
     unsubscribe = tools.onChange(sync);
     sync();
   } else {

@@ -8,6 +8,7 @@ import { describeUpstream, secretRedactor, type ResolvedUpstreamConfig } from '.
 import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
+import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 
@@ -59,6 +60,7 @@ export class Upstream {
   readonly #mirror: ToolMirror;
   readonly #log: Logger;
   readonly #redact: (text: string) => string;
+  readonly #progress = new ProgressRouter();
   #state: UpstreamState = 'connecting';
   #client?: Client;
   #module?: ClientModule;
@@ -70,6 +72,11 @@ export class Upstream {
   #pingTimer?: NodeJS.Timeout;
   #connected?: { resolve(): void; promise: Promise<void> };
   #pid?: number;
+  /** The client and transport of the attempt running now (closed by `close()` even before it connected). */
+  #connecting?: Client;
+  #connectingTransport?: { close(): Promise<void> };
+  /** Aborts the running attempt's handshake (and the SDK's stdio probe process with it). */
+  #attemptAbort?: AbortController;
 
   constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
     this.#config = config;
@@ -101,7 +108,7 @@ export class Upstream {
     });
   }
 
-  /** Resolves the next time it is connected with its tools registered (at once when it is now). Never rejects. */
+  /** Resolves the next time it is connected with its tools registered (at once when it is now), or when it is closed. Never rejects. */
   whenConnected(): Promise<void> {
     if (this.#state === 'connected') return Promise.resolve();
     if (!this.#connected) {
@@ -119,11 +126,16 @@ export class Upstream {
     clearTimeout(this.#retryTimer);
     clearInterval(this.#pingTimer);
     this.#retryAt = undefined;
-    const client = this.#client;
-    this.#client = undefined;
+    this.#attemptAbort?.abort();
+    const clients = [this.#client, this.#connecting];
+    const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
+    this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
     this.#setState('closed');
-    await client?.close().catch(() => {});
+    this.#connected?.resolve(); // nothing more to wait for
+    this.#connected = undefined;
+    await transport?.close().catch(() => {});
+    await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
 
   /** Forwards one `tools/call` (see `ToolForwarder`). */
@@ -137,24 +149,11 @@ export class Upstream {
         `Upstream "${upstream}" is not connected; try again later.`,
       );
     }
-    // Progress goes out in order and before the result (a notification after its response is dropped).
-    let progressSent: Promise<void> = Promise.resolve();
     try {
-      const result = await client.callTool(
-        { name, arguments: args },
-        {
-          signal: context.signal,
-          timeout: this.#config.callTimeoutMs,
-          resetTimeoutOnProgress: true,
-          onprogress: (progress) => {
-            progressSent = progressSent.then(() => context.reportProgress(progress)).catch(() => {});
-          },
-        },
-      );
-      await progressSent;
-      return { ...result, content: result.content ?? [] } as CallToolResult;
+      const call = { upstream, name, args, timeoutMs: this.#config.callTimeoutMs };
+      return await forwardToolCall(client, this.#progress, call, context);
     } catch (error) {
-      if (context.signal.aborted) throw context.signal.reason;
+      if (context.signal.aborted || error instanceof UpstreamError) throw error;
       const translated = translateUpstreamError(this.#module!, upstream, name, error);
       if (translated.connectionLost && client === this.#client) this.#lost(client, error);
       throw translated.error;
@@ -185,14 +184,18 @@ export class Upstream {
           },
         },
       });
+      this.#progress.attach(client);
       client.setNotificationHandler('notifications/message', (notification) => {
         this.#log.debug({ level: notification.params.level, logger: notification.params.logger }, 'upstream log');
       });
       const connecting = client;
+      this.#connecting = client;
+      this.#connectingTransport = transport;
       client.onclose = () => {
         if (generation === this.#generation) this.#lost(connecting, new Error('the connection closed'));
       };
-      await client.connect(transport, { timeout: this.#config.connectTimeoutMs });
+      const abort = (this.#attemptAbort = new AbortController());
+      await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
       if (generation !== this.#generation) return void client.close().catch(() => {});
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
       if (generation !== this.#generation) return void client.close().catch(() => {});
@@ -207,9 +210,10 @@ export class Upstream {
       this.#connected?.resolve();
       this.#connected = undefined;
     } catch (error) {
-      if (generation !== this.#generation) return;
-      await client?.close().catch(() => {});
-      this.#failed(error);
+      await client?.close().catch(() => {}); // its child process too, whatever happened meanwhile
+      if (generation === this.#generation) this.#failed(error);
+    } finally {
+      if (this.#connecting === client) this.#connecting = this.#connectingTransport = undefined;
     }
   }
 
