@@ -73,7 +73,7 @@ describe('gateway + settings API', () => {
     expect(saved.disabled).toEqual(['own_greet']);
   });
 
-  it('the toggle survives the upstream's list change (the tool is re-listed, still disabled)', async () => {
+  it("the toggle survives the upstream's list change (the tool is re-listed, still disabled)", async () => {
     own.registerTool(defineTool({ name: 'extra', execute: () => 'extra' }));
     await until(async () => (await clients[0]!.names()).includes('own_extra'), 'own_extra to arrive');
     expect(await clients[2]!.names()).toEqual(['local', 'own_extra']); // own_greet still disabled
