@@ -37,7 +37,13 @@ export type ToolkitErrorCode =
   | 'MISSING_DEPENDENCY'
   | 'INVALID_OPENAPI'
   /** A request refused by a rate limit (see {@link RateLimitedError}). */
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  /** An upstream server's configuration is unusable (see {@link UpstreamError}). */
+  | 'INVALID_UPSTREAM'
+  /** An upstream server is not connected, or its connection ended during a call. */
+  | 'UPSTREAM_UNAVAILABLE'
+  /** An upstream server answered a forwarded request with a JSON-RPC error. */
+  | 'UPSTREAM_PROTOCOL_ERROR';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -452,3 +458,28 @@ export class RateLimitedError extends ToolkitError {
  * `tools/call` (an implementation-defined server error, JSON-RPC 2.0 section 5.1: -32000 to -32099).
  */
 export const RATE_LIMITED_ERROR_CODE = -32029;
+
+/**
+ * About an upstream server of a gateway (`server.addUpstream()`, docs/composition.md), naming it in
+ * `upstream`: code `INVALID_UPSTREAM` (its configuration is unusable, thrown by `addUpstream`),
+ * `UPSTREAM_UNAVAILABLE` (it is not connected, or its connection ended during a call: the caller gets
+ * an `isError` result) or `UPSTREAM_PROTOCOL_ERROR` (it answered with a JSON-RPC error: `rpcCode` and
+ * `data` are that error's, and a forwarded `tools/call` answers the caller with the same code).
+ * Messages never contain the upstream's environment or headers.
+ */
+export class UpstreamError extends ToolkitError {
+  /** The JSON-RPC error code the upstream answered with (`UPSTREAM_PROTOCOL_ERROR` only). */
+  readonly rpcCode?: number;
+  /** The `data` of the upstream's JSON-RPC error, if any. */
+  readonly data?: unknown;
+  constructor(
+    code: 'INVALID_UPSTREAM' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_PROTOCOL_ERROR',
+    readonly upstream: string,
+    message: string,
+    options?: { cause?: unknown; rpcCode?: number; data?: unknown },
+  ) {
+    super(code, message, options);
+    this.rpcCode = options?.rpcCode;
+    this.data = options?.data;
+  }
+}

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
 import { addClientCommands } from './client-commands.js';
+import { parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
+import { addGatewayCommand } from './gateway-command.js';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { addDocumentLimitFlags, documentLimits } from './document-limits.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
@@ -37,36 +38,6 @@ interface ServeFlags extends SessionFlags, TlsFlags {
   admin?: boolean;
   adminToken?: string;
   stateFile?: string;
-}
-
-/**
- * The folder as an absolute path. A leading `~` is expanded only by a shell: a desktop client that
- * starts this command passes it as is, so one that names no existing folder gets the full path to use.
- */
-function resolveFolder(folder: string): string {
-  if (/^~(\/|$)/.test(folder) && !existsSync(folder)) {
-    const home = path.join(os.homedir(), folder.slice(1));
-    throw new Error(
-      `the folder "${folder}" starts with "~", which only a shell expands (a desktop MCP client passes it as is): give the full path, e.g. ${home}`,
-    );
-  }
-  return path.resolve(folder);
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${value}"`);
-  return port;
-}
-
-function parseRedisUnavailable(opts: ServeFlags): 'fail' | 'local' | undefined {
-  const value = opts.redisUnavailable;
-  if (value === undefined) return undefined;
-  if (value !== 'fail' && value !== 'local') {
-    throw new Error(`--redis-unavailable must be fail or local, got "${value}"`);
-  }
-  if (!opts.redis) throw new Error('--redis-unavailable needs --redis <url>');
-  return value;
 }
 
 const serve = program
@@ -180,6 +151,7 @@ function describe(error: unknown): string {
 }
 
 addClientCommands(program, pkg.version);
+addGatewayCommand(program, pkg.version);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = describe(error);

@@ -73,7 +73,7 @@ function documentStore(options: ServeOptions): DocumentStore {
  * The CLI logs warnings and errors only, unless `MCP_TOOLKIT_LOG_LEVEL` says otherwise: the banner
  * says what info lines would, and a JSON line amid it reads as noise.
  */
-function cliLogger() {
+export function cliLogger() {
   return createDefaultLogger(process.env.MCP_TOOLKIT_LOG_LEVEL || 'warn');
 }
 
@@ -102,7 +102,10 @@ function serverInfo(options: ServeOptions, version: string): ServerInfo {
 }
 
 /** Registers the folder and the document tools; returns the banner summary (without transport). */
-function registerFolder(server: BaseMcpServer, options: ServeOptions): Omit<ServeSummary, 'transport' | 'url'> {
+export function registerFolder(
+  server: BaseMcpServer,
+  options: Pick<ServeOptions, 'folder' | 'extensions' | 'limits'>,
+): Omit<ServeSummary, 'transport' | 'url'> {
   const resources = server.registerFolder({ path: options.folder, extensions: options.extensions });
   if (options.extensions?.length && resources.length === 0) {
     process.stderr.write(
@@ -142,7 +145,7 @@ export async function serveStdioFolder(options: ServeOptions, version: string): 
 }
 
 /** `--redis`: the cluster, or a `ClusterUnavailableError` whose advice names the CLI's flags. */
-async function joinCluster(redis: string, onUnavailable: 'fail' | 'local' | undefined, logger: Logger) {
+export async function joinCluster(redis: string, onUnavailable: 'fail' | 'local' | undefined, logger: Logger) {
   const { createCluster } = await import('../cluster/create-cluster.js');
   const timeoutMs = 5_000;
   try {

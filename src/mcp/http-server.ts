@@ -70,6 +70,7 @@ export class HttpMcpServer extends BaseMcpServer {
         }),
         inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
         isRunning: () => this.isRunning,
+        upstreams: () => this.upstreams,
         onSessionEvent: (event) => this.#sessionEvent(event),
       },
       this.#app,

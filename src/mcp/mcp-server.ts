@@ -1,3 +1,4 @@
+import type * as composition from '../composition/index.js';
 import { type McpRequestContext, type Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import type { DocumentResource, DocumentStoreView } from '../documents/document-store.js';
@@ -172,6 +173,24 @@ export abstract class BaseMcpServer {
   /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();
+  }
+
+  /**
+   * Adds a remote MCP server (stdio child or HTTP endpoint): its tools are `<namespace>_<tool>` in package `config.name`,
+   * toggled like local ones; it (re)connects in the background (docs/composition.md). @throws UpstreamError (`INVALID_UPSTREAM`).
+   */
+  addUpstream(config: composition.UpstreamConfig): composition.UpstreamHandle {
+    return this.#parts.composition.addUpstream(config);
+  }
+
+  /** Mounts another server's enabled tools (live) or a package's as `<namespace>_<tool>`. @throws UpstreamError for a taken namespace. */
+  mount(source: composition.MountSource, options: composition.MountOptions): composition.MountHandle {
+    return this.#parts.composition.mount(source, options);
+  }
+
+  /** Every upstream's state (`connected`, `retrying`, ...; never its secrets), in the order added. */
+  get upstreams(): readonly composition.UpstreamStatus[] {
+    return this.#parts.composition.statuses();
   }
 
   /**

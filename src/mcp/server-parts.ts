@@ -1,3 +1,4 @@
+import { Composition } from '../composition/composition.js';
 import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -40,6 +41,8 @@ export interface ServerParts {
   /** What every view reads. */
   readonly model: ViewModel;
   readonly cluster?: ClusterLink;
+  /** Upstream servers and mounts feeding the tool registry (`addUpstream`, `mount`). */
+  readonly composition: Composition;
 }
 
 /**
@@ -106,17 +109,23 @@ export function createServerParts(
     tasks,
     model,
     cluster,
+    composition: new Composition({
+      registry,
+      logger,
+      clientInfo: { name: serverInfo.name, version: serverInfo.version },
+    }),
   };
 }
 
 /**
  * Closes the parts once the app's `onStop()` ran: aborts the calls still in flight (reason
- * `shutdown`, each answered once through its own result path) before `closeTransport`, then
+ * `shutdown`, each answered once through its own result path) and closes the upstreams before `closeTransport`, then
  * closes every view, the tool-state store, the tasks, the cluster membership and the document
  * store, even when `closeTransport` throws (its error is rethrown after).
  */
 export async function closeServerParts(parts: ServerParts, closeTransport: () => Promise<void>): Promise<void> {
   await parts.views.abortInFlight();
+  await parts.composition.close();
   try {
     await closeTransport();
   } finally {

@@ -108,17 +108,50 @@ export class ToolRegistry implements ToolRegistryView {
   remove(tools: Iterable<Tool<never>>): readonly Tool<never>[] {
     const removed: Tool<never>[] = [];
     for (const tool of tools) {
-      const entry = this.#tools.get(tool.name);
-      if (entry?.tool !== tool) continue;
-      this.#tools.delete(tool.name);
+      if (this.#tools.get(tool.name)?.tool !== tool) continue;
+      this.#forget(tool);
       removed.push(tool);
-      if (tool.canAccess) this.#accessRules -= 1;
-      if (entry.instructions && --entry.instructions.tools === 0) {
-        this.#instructions.splice(this.#instructions.indexOf(entry.instructions), 1);
-      }
     }
     if (removed.length > 0) this.#changed({ added: [], removed, toggled: [] });
     return removed;
+  }
+
+  /**
+   * Removes `removed` (exact objects, as {@link remove}) and adds `added` under `packageName`, as ONE
+   * change: a source whose inventory changed (an upstream server's `list_changed`, a mounted server's
+   * registration) tells each client once. Added tools whose name is still taken are skipped and returned.
+   * @returns the tools skipped because their name is registered (by another tool than one removed).
+   * @throws InvalidToolError when an added tool's schemas cannot be compiled (nothing changes then).
+   */
+  replace(removed: Iterable<Tool<never>>, added: readonly Tool<never>[], packageName?: string): readonly Tool<never>[] {
+    for (const tool of added) tool.compiled();
+    const gone = [...removed].filter((tool) => this.#tools.get(tool.name)?.tool === tool);
+    const leaving = new Set(gone.map((tool) => tool.name));
+    const skipped: Tool<never>[] = [];
+    const kept: Tool<never>[] = [];
+    const seen = new Set<string>();
+    for (const tool of added) {
+      const taken = seen.has(tool.name) || (this.#tools.has(tool.name) && !leaving.has(tool.name));
+      (taken ? skipped : kept).push(tool);
+      seen.add(tool.name);
+    }
+    for (const tool of gone) this.#forget(tool);
+    for (const tool of kept) {
+      this.#tools.set(tool.name, { tool, packageName });
+      if (tool.canAccess) this.#accessRules += 1;
+    }
+    if (gone.length > 0 || kept.length > 0) this.#changed({ added: kept, removed: gone, toggled: [] });
+    return skipped;
+  }
+
+  /** Drops a registered tool's entry, its access-rule count and (with its package's last tool) its instructions. */
+  #forget(tool: Tool<never>): void {
+    const entry = this.#tools.get(tool.name);
+    this.#tools.delete(tool.name);
+    if (tool.canAccess) this.#accessRules -= 1;
+    if (entry?.instructions && --entry.instructions.tools === 0) {
+      this.#instructions.splice(this.#instructions.indexOf(entry.instructions), 1);
+    }
   }
 
   /** True when some registered tool has a `canAccess` rule (listing must then filter per caller). */

@@ -15,6 +15,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/openapi.md', 2],
   ['docs/authorization.md', 3],
   ['docs/middleware.md', 3],
+  ['docs/composition.md', 3],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

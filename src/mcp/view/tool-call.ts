@@ -6,7 +6,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ToolCallAbortedError } from '../../errors.js';
+import { ToolCallAbortedError, UpstreamError } from '../../errors.js';
 import { CallAbort } from './call-abort.js';
 import type { Tool } from '../../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
@@ -124,6 +124,10 @@ export async function callTool(
     if (endsWithProtocolError(error)) {
       finish({ isError: true, error });
       throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+    }
+    if (error instanceof UpstreamError && error.rpcCode !== undefined) {
+      finish({ isError: true, error }); // a forwarded call keeps the upstream's JSON-RPC error
+      throw new ProtocolError(error.rpcCode, error.message, error.data);
     }
     thrown = error;
     result = errorToCallToolResult(name, error);

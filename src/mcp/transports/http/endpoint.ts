@@ -59,6 +59,8 @@ export interface EndpointHost {
   inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
   /** True while the server is running (readiness). */
   isRunning(): boolean;
+  /** The upstream servers' states, for the readiness route. */
+  upstreams?(): ReadonlyArray<{ name: string; state: string; tools: number }>;
   /** A legacy session was created or closed. */
   onSessionEvent(event: HttpSessionEvent): void;
 }
@@ -152,11 +154,13 @@ export class HttpEndpoint {
   }
 
   #readiness(): ReadinessReport {
+    const upstreams = this.#host.upstreams?.().map(({ name, state, tools }) => ({ name, state, tools }));
     return {
       status: this.#host.isRunning() ? 'ready' : 'not-ready',
       mode: this.#options.stateless ? 'stateless' : 'sessions',
       sessions: this.sessions.size,
       protocolVersions: PROTOCOL_VERSIONS,
+      ...(upstreams && upstreams.length > 0 && { upstreams }),
     };
   }
 

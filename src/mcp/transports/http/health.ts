@@ -10,6 +10,12 @@ export interface ReadinessReport {
   sessions: number;
   /** Protocol revisions served on the MCP endpoint, newest first (2026-07-28, then the handshake revisions). */
   protocolVersions: readonly string[];
+  /**
+   * The upstream servers of a gateway (`addUpstream`), when it has any: each one's name, state
+   * (`connected`, `connecting`, `retrying`, `closed`) and tool count. A down upstream does not make
+   * the server not-ready: its other tools are served.
+   */
+  upstreams?: ReadonlyArray<{ name: string; state: string; tools: number }>;
 }
 
 /**

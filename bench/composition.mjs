@@ -1,0 +1,100 @@
+/* global console, performance, process, setTimeout */
+// Composition overhead (issue 27), all measured with the official v2 client in this process:
+//  1. tools/call latency: the client calls a stdio upstream directly, and the same tool forwarded by
+//     a gateway (an in-process server, reached over the in-memory transport) to the same kind of
+//     upstream. Sequential calls, median and p95 in ms; the issue's target is forwarded <= 1.3x direct.
+//  2. tools/list: a gateway with U upstreams of T tools each against one server with the same U*T
+//     tools registered locally; median ms per full listing; target forwarded <= 1.2x local.
+//
+//   npm run build && node bench/composition.mjs [calls=500] [upstreams=5] [tools=200] [lists=50]
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { fileURLToPath } from 'node:url';
+import { StdioMcpServer, defineTool } from '../dist/index.js';
+import { connectInMemory } from '../dist/testing/index.js';
+import { median, num, percentile, ratio, table } from './lib/stats.mjs';
+
+const [CALLS = 500, UPSTREAMS = 5, TOOLS = 200, LISTS = 50] = process.argv.slice(2).map(Number);
+const TIME_LIMIT_MS = 300_000;
+const MANY = fileURLToPath(new URL('./servers/many-tools.mjs', import.meta.url));
+const quietLogger = { debug() {}, info() {}, warn() {}, error: console.error, child: () => quietLogger };
+
+const limit = setTimeout(() => {
+  console.error(`bench/composition: gave up after ${TIME_LIMIT_MS / 1000} s`);
+  process.exit(1);
+}, TIME_LIMIT_MS);
+limit.unref();
+
+/** Times `run` `count` times in a row (after 10% warm-up); returns the durations in ms. */
+async function timed(count, run) {
+  for (let i = 0; i < Math.ceil(count / 10); i += 1) await run(i);
+  const durations = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    await run(i);
+    durations.push(performance.now() - started);
+  }
+  return durations;
+}
+
+const upstreamConfig = (name, tools) => ({ name, command: process.execPath, args: [MANY, String(tools)] });
+
+// 1. tools/call: direct against forwarded.
+const direct = new Client({ name: 'bench-direct', version: '1' });
+await direct.connect(new StdioClientTransport({ command: process.execPath, args: [MANY, '1'] }));
+const gateway = new StdioMcpServer({ name: 'bench-gateway', version: '1' }, { logger: quietLogger });
+const one = gateway.addUpstream(upstreamConfig('up', 1));
+await one.whenConnected();
+const viaGateway = await connectInMemory(gateway);
+const directMs = await timed(CALLS, (i) => direct.callTool({ name: 't0', arguments: { text: `x${i}` } }));
+const forwardedMs = await timed(CALLS, (i) =>
+  viaGateway.client.callTool({ name: 'up_t0', arguments: { text: `x${i}` } }),
+);
+await Promise.all([direct.close(), viaGateway.close()]);
+
+// 2. tools/list: U upstreams x T tools against the same tools registered locally.
+const names = Array.from({ length: UPSTREAMS }, (_, i) => `u${i}`);
+const handles = names.map((name) => gateway.addUpstream(upstreamConfig(name, TOOLS)));
+await Promise.all(handles.map((handle) => handle.whenConnected()));
+const local = new StdioMcpServer({ name: 'bench-local', version: '1' }, { logger: quietLogger });
+for (const name of names) {
+  for (let i = 0; i < TOOLS; i += 1) {
+    local.registerTool(
+      defineTool({
+        name: `${name}_t${i}`,
+        description: `Tool number ${i}: echoes its text.`,
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        execute: ({ text }) => text,
+      }),
+    );
+  }
+}
+const [gatewayClient, localClient] = await Promise.all([connectInMemory(gateway), connectInMemory(local)]);
+const listed = (await gatewayClient.client.listTools()).tools.length;
+const gatewayListMs = await timed(LISTS, () => gatewayClient.client.listTools());
+const localListMs = await timed(LISTS, () => localClient.client.listTools());
+await Promise.all([gatewayClient.close(), localClient.close()]);
+await gateway.stop();
+await local.stop();
+
+const row = (label, values, reference) => [
+  label,
+  num(median(values), 3),
+  num(percentile(values, 95), 3),
+  reference ? ratio(median(values), median(reference)) : '1.00x',
+];
+console.log(`\ntools/call, ${CALLS} sequential calls (ms)\n`);
+console.log(
+  table(
+    ['path', 'median', 'p95', 'vs direct'],
+    [row('direct (stdio)', directMs), row('forwarded (gateway -> stdio)', forwardedMs, directMs)],
+  ),
+);
+console.log(`\ntools/list of ${listed} tools (${UPSTREAMS} upstreams x ${TOOLS}), ${LISTS} listings (ms)\n`);
+console.log(
+  table(
+    ['server', 'median', 'p95', 'vs local'],
+    [row('local tools', localListMs), row('gateway', gatewayListMs, localListMs)],
+  ),
+);
+process.exit(0);

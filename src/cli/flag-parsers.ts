@@ -1,0 +1,39 @@
+// Flag parsers shared by the commands that serve (`serve`, `gateway`).
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The folder as an absolute path. A leading `~` is expanded only by a shell: a desktop client that
+ * starts this command passes it as is, so one that names no existing folder gets the full path to use.
+ */
+export function resolveFolder(folder: string): string {
+  if (/^~(\/|$)/.test(folder) && !existsSync(folder)) {
+    const home = path.join(os.homedir(), folder.slice(1));
+    throw new Error(
+      `the folder "${folder}" starts with "~", which only a shell expands (a desktop MCP client passes it as is): give the full path, e.g. ${home}`,
+    );
+  }
+  return path.resolve(folder);
+}
+
+/** `--port`: an integer 0-65535. @throws Error naming the flag otherwise. */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${value}"`);
+  return port;
+}
+
+/** `--redis-unavailable`: `fail` or `local`, only with `--redis`. @throws Error naming the flag otherwise. */
+export function parseRedisUnavailable(opts: {
+  redis?: string;
+  redisUnavailable?: string;
+}): 'fail' | 'local' | undefined {
+  const value = opts.redisUnavailable;
+  if (value === undefined) return undefined;
+  if (value !== 'fail' && value !== 'local') {
+    throw new Error(`--redis-unavailable must be fail or local, got "${value}"`);
+  }
+  if (!opts.redis) throw new Error('--redis-unavailable needs --redis <url>');
+  return value;
+}

@@ -1,0 +1,114 @@
+import { UpstreamError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { assertNamespace } from './namespace.js';
+import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
+import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
+import { Upstream, type UpstreamStatus } from './upstream.js';
+
+/** An upstream added with `addUpstream()`: its state, and a way to wait for it or end it. */
+export interface UpstreamHandle {
+  readonly name: string;
+  /** Its state now (never its environment, headers or arguments). */
+  readonly status: UpstreamStatus;
+  /** Resolves the next time it is connected with its tools registered (at once when it is), or once it is closed. Never rejects. */
+  whenConnected(): Promise<void>;
+  /** Disconnects it for good (a stdio child is stopped) and removes its tools in one change. */
+  close(): Promise<void>;
+}
+
+/** What a server's composition needs. */
+export interface CompositionDeps {
+  readonly registry: ToolRegistry;
+  readonly logger: Logger;
+  /** Sent to upstreams as `clientInfo`. */
+  readonly clientInfo: { name: string; version: string };
+}
+
+/**
+ * The other MCP servers a server takes tools from: upstreams (remote, over stdio or HTTP) and mounts
+ * (in process). Each is one package of the registry, named after it; names and namespaces are unique.
+ */
+export class Composition {
+  readonly #upstreams = new Map<string, Upstream>();
+  readonly #mounts = new Map<string, MountHandle>();
+  readonly #namespaces = new Set<string>();
+  readonly #statusListeners = new Set<(status: UpstreamStatus) => void>();
+  #closed = false;
+
+  constructor(private readonly deps: CompositionDeps) {}
+
+  /** Starts connecting an upstream (in the background: a slow or dead one blocks nothing). */
+  addUpstream(config: UpstreamConfig): UpstreamHandle {
+    const resolved = resolveUpstreamConfig(config);
+    const { name, namespace } = resolved;
+    if (this.#closed) throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": the server was stopped.`);
+    if (this.#upstreams.has(name)) {
+      throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}" is already added: names are unique.`);
+    }
+    this.#claim(namespace, `Upstream "${name}"`);
+    const upstream = new Upstream(resolved, {
+      ...this.deps,
+      onStatus: (status) => {
+        for (const listener of [...this.#statusListeners]) listener(status);
+      },
+    });
+    this.#upstreams.set(name, upstream);
+    const close = upstream.close.bind(upstream);
+    return Object.freeze({
+      name,
+      get status() {
+        return upstream.status;
+      },
+      whenConnected: () => upstream.whenConnected(),
+      close: async () => {
+        await close();
+        if (this.#upstreams.get(name) === upstream) this.#upstreams.delete(name);
+        this.#namespaces.delete(namespace);
+      },
+    });
+  }
+
+  /** Mounts an in-process source (see `mountSource`). @throws UpstreamError (`INVALID_UPSTREAM`) for a bad or taken namespace. */
+  mount(source: MountSource, options: MountOptions): MountHandle {
+    const namespace = options?.namespace;
+    assertNamespace(namespace, 'mount()');
+    this.#claim(namespace, 'mount()');
+    const handle = mountSource(this.deps.registry, this.deps.logger, source, namespace);
+    this.#mounts.set(namespace, handle);
+    return Object.freeze({
+      namespace,
+      tools: () => handle.tools(),
+      unmount: () => {
+        handle.unmount();
+        this.#mounts.delete(namespace);
+        this.#namespaces.delete(namespace);
+      },
+    });
+  }
+
+  /** Every upstream's state, in the order added. */
+  statuses(): readonly UpstreamStatus[] {
+    return [...this.#upstreams.values()].map((upstream) => upstream.status);
+  }
+
+  /** Calls `listener` after each state change of any upstream; returns an unsubscribe function. */
+  onStatus(listener: (status: UpstreamStatus) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /** Closes every upstream (their children stop) and ends every mount; run by `stop()`. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const mount of this.#mounts.values()) mount.unmount();
+    await Promise.all([...this.#upstreams.values()].map((upstream) => upstream.close()));
+  }
+
+  #claim(namespace: string, what: string): void {
+    if (this.#namespaces.has(namespace)) {
+      throw new UpstreamError('INVALID_UPSTREAM', namespace, `${what}: the namespace "${namespace}" is already used.`);
+    }
+    this.#namespaces.add(namespace);
+  }
+}

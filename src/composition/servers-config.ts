@@ -1,0 +1,66 @@
+import { UpstreamError } from '../errors.js';
+import type { UpstreamConfig } from './upstream-config.js';
+
+/** Keys of one `mcpServers` entry that are not the upstream's own settings but are fine to meet. */
+const IGNORED_KEYS = new Set(['type', 'transport', 'description', 'disabled', 'timeout']);
+const STDIO_KEYS = new Set(['command', 'args', 'env', 'cwd']);
+const HTTP_KEYS = new Set(['url', 'headers']);
+
+/**
+ * The upstream name a `mcpServers` key becomes: characters outside `A-Z a-z 0-9 _ -` turn into `_`,
+ * cut to 64 (`"My Files"` → `My_Files`).
+ */
+export function upstreamNameOf(key: string): string {
+  return key.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || '_';
+}
+
+/**
+ * Reads the `mcpServers` format Claude Desktop and IDEs use:
+ * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "url", "headers"? } } }`.
+ * An entry with `"disabled": true` is left out; `type` (`stdio`, `http`, `streamable-http`) is
+ * checked against the fields; other unknown keys are an error so a typo does not pass silently.
+ * @param text - the file's content.
+ * @param source - the file's path, for messages.
+ * @throws UpstreamError (`INVALID_UPSTREAM`) naming the file and the entry: not JSON, no `mcpServers`
+ *   object, an entry that is neither stdio nor HTTP, an `sse` entry (the deprecated HTTP+SSE transport
+ *   is not supported), two keys that make the same name.
+ */
+export function parseServersConfig(text: string, source: string): UpstreamConfig[] {
+  const fail = (entry: string, message: string): never => {
+    throw new UpstreamError('INVALID_UPSTREAM', entry, `${source}: ${message}`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    fail('', `not JSON (${(error as Error).message})`);
+  }
+  const servers = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
+    fail('', 'expected { "mcpServers": { "<name>": { "command": ... } | { "url": ... } } }');
+  }
+  const names = new Map<string, string>();
+  const configs: UpstreamConfig[] = [];
+  for (const [key, value] of Object.entries(servers as Record<string, unknown>)) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(key, `"${key}" must be an object`);
+    const entry = value as Record<string, unknown>;
+    if (entry.disabled === true) continue;
+    const type = entry.type ?? entry.transport;
+    if (type === 'sse') fail(key, `"${key}": the HTTP+SSE transport is not supported; use its Streamable HTTP URL`);
+    const http = entry.url !== undefined;
+    if (type !== undefined && !['stdio', 'http', 'streamable-http', 'streamableHttp'].includes(String(type))) {
+      fail(key, `"${key}": unknown type ${JSON.stringify(type)}`);
+    }
+    if (type !== undefined && (type === 'stdio') === http)
+      fail(key, `"${key}": type "${String(type)}" does not match its fields`);
+    const allowed = http ? HTTP_KEYS : STDIO_KEYS;
+    const unknown = Object.keys(entry).filter((field) => !allowed.has(field) && !IGNORED_KEYS.has(field));
+    if (unknown.length > 0) fail(key, `"${key}": unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+    const name = upstreamNameOf(key);
+    if (names.has(name)) fail(key, `"${key}" and "${names.get(name)}" both become the upstream name "${name}"`);
+    names.set(name, key);
+    const fields = Object.fromEntries(Object.entries(entry).filter(([field]) => allowed.has(field)));
+    configs.push({ name, ...fields } as UpstreamConfig);
+  }
+  return configs;
+}

@@ -1,0 +1,169 @@
+import { UpstreamError } from '../errors.js';
+import { assertNamespace } from './namespace.js';
+
+/** Reconnection timing of an upstream (ms). */
+export interface UpstreamBackoff {
+  /** Wait before the first retry. Default 500. */
+  initialMs?: number;
+  /** Longest wait between retries (the wait doubles up to it, with up to 20% jitter). Default 30000. */
+  maxMs?: number;
+}
+
+/** What every upstream configuration has. */
+interface UpstreamConfigBase {
+  /**
+   * The upstream's name: its tools are listed as `<namespace>_<tool>` and grouped under this name
+   * as their package (settings page, `getToolStates()`). 1-64 characters from `A-Z a-z 0-9 _ -`.
+   */
+  name: string;
+  /** Prefix of its tool names, when it should differ from `name` (same rule). */
+  namespace?: string;
+  /** Reconnection timing after a failure (see {@link UpstreamBackoff}). */
+  backoff?: UpstreamBackoff;
+  /** Time limit of one connection attempt, ms. Default 30000. */
+  connectTimeoutMs?: number;
+  /**
+   * Time limit of one forwarded call, ms, restarted by each progress notification. Default 600000
+   * (the caller's own cancellation and the tool's `timeoutMs` end a call sooner).
+   */
+  callTimeoutMs?: number;
+  /** Interval of health pings to a connected upstream, ms (a missed one reconnects it); 0 turns them off. Default 15000. */
+  pingIntervalMs?: number;
+}
+
+/** An upstream server started as a child process and spoken to over its stdio. */
+export interface StdioUpstreamConfig extends UpstreamConfigBase {
+  /** The executable, e.g. `npx` or `node`. */
+  command: string;
+  /** Its arguments. */
+  args?: readonly string[];
+  /**
+   * Variables added to the child's environment (on top of the SDK's safe default set: `HOME`,
+   * `PATH`, ...; this process's other variables are NOT passed on). Never logged or listed.
+   */
+  env?: Readonly<Record<string, string>>;
+  /** The child's working directory (default: this process's). */
+  cwd?: string;
+}
+
+/** An upstream server at a Streamable HTTP endpoint (either protocol era). */
+export interface HttpUpstreamConfig extends UpstreamConfigBase {
+  /** The MCP endpoint, `http:` or `https:`. */
+  url: string;
+  /** Headers sent with every request, e.g. `{ Authorization: 'Bearer …' }`. Never logged or listed. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** An upstream server: a child process over stdio ({@link StdioUpstreamConfig}) or an HTTP endpoint ({@link HttpUpstreamConfig}). */
+export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
+
+/** A configuration checked and completed with its defaults. */
+export type ResolvedUpstreamConfig = UpstreamConfig & {
+  readonly namespace: string;
+  readonly backoff: Required<UpstreamBackoff>;
+  readonly connectTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly pingIntervalMs: number;
+};
+
+function isRecordOfStrings(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === 'string')
+  );
+}
+
+function positive(name: string, field: string, value: unknown, fallback: number, zeroAllowed = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && (value > 0 || (zeroAllowed && value === 0)) && value < 2 ** 31) return value;
+  throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": ${field} must be a positive number of ms.`);
+}
+
+/**
+ * Checks an upstream configuration and fills in its defaults.
+ * @throws UpstreamError (`INVALID_UPSTREAM`) naming the upstream and the field: a bad name or
+ *   namespace, neither or both of `command` and `url`, a URL that is not http(s), `args` that are
+ *   not strings, `env` / `headers` whose values are not strings, a non-positive time.
+ */
+export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamConfig {
+  const raw = (config ?? {}) as Partial<StdioUpstreamConfig & HttpUpstreamConfig>;
+  assertNamespace(raw.name, 'addUpstream() name');
+  const name = raw.name;
+  const fail = (message: string): never => {
+    throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": ${message}`);
+  };
+  const namespace = raw.namespace ?? name;
+  assertNamespace(namespace, `Upstream "${name}"`);
+  const hasCommand = raw.command !== undefined;
+  if (hasCommand === (raw.url !== undefined)) fail('give either `command` (stdio) or `url` (Streamable HTTP).');
+  if (hasCommand) {
+    if (typeof raw.command !== 'string' || raw.command === '') fail('`command` must be a non-empty string.');
+    if (raw.args !== undefined && !(Array.isArray(raw.args) && raw.args.every((arg) => typeof arg === 'string'))) {
+      fail('`args` must be an array of strings.');
+    }
+    if (raw.env !== undefined && !isRecordOfStrings(raw.env)) fail('`env` values must be strings.');
+    if (raw.cwd !== undefined && typeof raw.cwd !== 'string') fail('`cwd` must be a string.');
+  } else {
+    let protocol = '';
+    try {
+      protocol = new URL(String(raw.url)).protocol;
+    } catch {
+      fail('`url` is not a URL.');
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') fail('`url` must be an http: or https: URL.');
+    if (raw.headers !== undefined && !isRecordOfStrings(raw.headers)) fail('`headers` values must be strings.');
+  }
+  const backoff = {
+    initialMs: positive(name, 'backoff.initialMs', raw.backoff?.initialMs, 500),
+    maxMs: positive(name, 'backoff.maxMs', raw.backoff?.maxMs, 30_000),
+  };
+  return {
+    ...(raw as UpstreamConfig),
+    namespace,
+    backoff,
+    connectTimeoutMs: positive(name, 'connectTimeoutMs', raw.connectTimeoutMs, 30_000),
+    callTimeoutMs: positive(name, 'callTimeoutMs', raw.callTimeoutMs, 600_000),
+    pingIntervalMs: positive(name, 'pingIntervalMs', raw.pingIntervalMs, 15_000, true),
+  };
+}
+
+/**
+ * How an upstream is shown in logs, states and the settings page: the command's file name and its
+ * argument count, or the URL without user info, query or fragment. Never its env, headers or args.
+ */
+export function describeUpstream(config: UpstreamConfig): string {
+  if ('url' in config && config.url !== undefined) {
+    const url = new URL(config.url);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  }
+  const { command, args = [] } = config as StdioUpstreamConfig;
+  const base = command.split(/[\\/]/).pop() ?? command;
+  return `stdio: ${base}${args.length > 0 ? ` (+${args.length} argument${args.length === 1 ? '' : 's'})` : ''}`;
+}
+
+/**
+ * A function that blanks out of a text (an error message) every secret of the configuration: the
+ * values of `env` and `headers` (and each header's bearer token alone), and the URL's user info and
+ * query, so that states, logs and the settings page never show them.
+ */
+export function secretRedactor(config: UpstreamConfig): (text: string) => string {
+  const secrets = new Set<string>();
+  const values = [
+    ...Object.values((config as StdioUpstreamConfig).env ?? {}),
+    ...Object.values((config as HttpUpstreamConfig).headers ?? {}),
+  ];
+  for (const value of values) {
+    secrets.add(value);
+    const token = /^\S+\s+(\S+)$/.exec(value)?.[1];
+    if (token) secrets.add(token);
+  }
+  if ('url' in config && config.url !== undefined) {
+    const url = new URL(config.url);
+    for (const part of [url.username, url.password, url.search.slice(1)]) if (part) secrets.add(part);
+    if (url.search || url.username) secrets.add(config.url);
+  }
+  const ordered = [...secrets].filter((secret) => secret.length >= 3).sort((a, b) => b.length - a.length);
+  return (text) => ordered.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+}

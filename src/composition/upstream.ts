@@ -1,0 +1,278 @@
+import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/server';
+import { UpstreamError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { ToolContext } from '../registry/tool-context.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { createUpstreamTransport, loadClient, type ClientModule } from './client-loader.js';
+import { describeUpstream, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
+import { translateUpstreamError } from './upstream-errors.js';
+import { upstreamToolEntries } from './upstream-tool.js';
+import { ToolMirror } from './tool-mirror.js';
+import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
+
+type Client = import('@modelcontextprotocol/client').Client;
+
+/** Where an upstream is in its life: `connecting` (first attempt or a retry running), `connected`, `retrying` (waiting for the next attempt), `closed`. */
+export type UpstreamState = 'connecting' | 'connected' | 'retrying' | 'closed';
+
+/** What an upstream shows of itself (no environment, headers or arguments: see `describeUpstream`). */
+export interface UpstreamStatus {
+  /** The upstream's name (its tools' package). */
+  readonly name: string;
+  /** The prefix of its tool names. */
+  readonly namespace: string;
+  /** `stdio: <command file> (+N arguments)` or the URL without credentials, query or fragment. */
+  readonly target: string;
+  readonly state: UpstreamState;
+  /** The protocol era it speaks while connected. */
+  readonly era?: 'legacy' | 'modern';
+  /** Tools of it in this server's registry now (0 unless connected). */
+  readonly tools: number;
+  /** Connection attempts that failed since it was last connected. */
+  readonly failures: number;
+  /** Why the last attempt or connection ended, for a person (no secrets). */
+  readonly lastError?: string;
+  /** When the next attempt starts (epoch ms), while `retrying`. */
+  readonly retryAt?: number;
+  /** The child's process id while connected (stdio upstreams). */
+  readonly pid?: number;
+}
+
+/** What the connection needs from its owner. */
+export interface UpstreamDeps {
+  readonly registry: ToolRegistry;
+  readonly logger: Logger;
+  /** Sent as `clientInfo` to the upstream. */
+  readonly clientInfo: { name: string; version: string };
+  /** Told after every state change. */
+  readonly onStatus: (status: UpstreamStatus) => void;
+}
+
+/**
+ * One upstream MCP server: keeps a connection to it with the official v2 client (`'auto'` era
+ * negotiation: 2026-07-28 where it speaks it, else the `initialize` handshake), mirrors its tools
+ * into the registry as one package, forwards calls, and reconnects with backoff when the connection
+ * fails (its tools leave the registry meanwhile, in one change).
+ */
+export class Upstream {
+  readonly #config: ResolvedUpstreamConfig;
+  readonly #deps: UpstreamDeps;
+  readonly #mirror: ToolMirror;
+  readonly #log: Logger;
+  readonly #redact: (text: string) => string;
+  readonly #progress = new ProgressRouter();
+  #state: UpstreamState = 'connecting';
+  #client?: Client;
+  #module?: ClientModule;
+  #generation = 0;
+  #failures = 0;
+  #lastError?: string;
+  #retryAt?: number;
+  #retryTimer?: NodeJS.Timeout;
+  #pingTimer?: NodeJS.Timeout;
+  #connected?: { resolve(): void; promise: Promise<void> };
+  #pid?: number;
+  /** The client and transport of the attempt running now (closed by `close()` even before it connected). */
+  #connecting?: Client;
+  #connectingTransport?: { close(): Promise<void> };
+  /** Aborts the running attempt's handshake (and the SDK's stdio probe process with it). */
+  #attemptAbort?: AbortController;
+
+  constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
+    this.#config = config;
+    this.#deps = deps;
+    this.#log = deps.logger.child({ upstream: config.name });
+    this.#redact = secretRedactor(config);
+    this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
+    void this.#attempt();
+  }
+
+  /** The upstream's name. */
+  get name(): string {
+    return this.#config.name;
+  }
+
+  /** Its state now. */
+  get status(): UpstreamStatus {
+    return Object.freeze({
+      name: this.#config.name,
+      namespace: this.#config.namespace,
+      target: describeUpstream(this.#config),
+      state: this.#state,
+      ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
+      tools: this.#mirror.names.length,
+      failures: this.#failures,
+      ...(this.#lastError !== undefined && { lastError: this.#lastError }),
+      ...(this.#retryAt !== undefined && { retryAt: this.#retryAt }),
+      ...(this.#state === 'connected' && this.#pid !== undefined && { pid: this.#pid }),
+    });
+  }
+
+  /** Resolves the next time it is connected with its tools registered (at once when it is now), or when it is closed. Never rejects. */
+  whenConnected(): Promise<void> {
+    if (this.#state === 'connected') return Promise.resolve();
+    if (!this.#connected) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.#connected = { resolve, promise };
+    }
+    return this.#connected.promise;
+  }
+
+  /** Ends the connection for good (its child process is stopped) and removes its tools. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#generation += 1;
+    clearTimeout(this.#retryTimer);
+    clearInterval(this.#pingTimer);
+    this.#retryAt = undefined;
+    this.#attemptAbort?.abort();
+    const clients = [this.#client, this.#connecting];
+    const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
+    this.#client = this.#connecting = this.#connectingTransport = undefined;
+    this.#mirror.clear();
+    this.#setState('closed');
+    this.#connected?.resolve(); // nothing more to wait for
+    this.#connected = undefined;
+    await transport?.close().catch(() => {});
+    await Promise.all(clients.map((client) => client?.close().catch(() => {})));
+  }
+
+  /** Forwards one `tools/call` (see `ToolForwarder`). */
+  async callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    const client = this.#client;
+    const { name: upstream } = this.#config;
+    if (!client || this.#state !== 'connected') {
+      throw new UpstreamError(
+        'UPSTREAM_UNAVAILABLE',
+        upstream,
+        `Upstream "${upstream}" is not connected; try again later.`,
+      );
+    }
+    try {
+      const call = { upstream, name, args, timeoutMs: this.#config.callTimeoutMs };
+      return await forwardToolCall(client, this.#progress, call, context);
+    } catch (error) {
+      if (context.signal.aborted || error instanceof UpstreamError) throw error;
+      const translated = translateUpstreamError(this.#module!, upstream, name, error);
+      if (translated.connectionLost && client === this.#client) this.#lost(client, error);
+      throw translated.error;
+    }
+  }
+
+  async #attempt(): Promise<void> {
+    const generation = ++this.#generation;
+    this.#retryAt = undefined;
+    this.#setState('connecting');
+    let client: Client | undefined;
+    try {
+      const module = (this.#module ??= await loadClient());
+      const { transport, stderr, pid } = await createUpstreamTransport(module, this.#config);
+      stderr?.on('data', (chunk: Buffer) =>
+        this.#log.debug({ stderr: this.#redact(chunk.toString().trimEnd()) }, 'upstream stderr'),
+      );
+      client = new module.Client(this.#deps.clientInfo, {
+        versionNegotiation: { mode: 'auto' },
+        listChanged: {
+          tools: {
+            debounceMs: 50,
+            onChanged: (error, tools) => {
+              if (generation !== this.#generation) return;
+              if (error) this.#log.warn({ err: error }, 'refreshing the tool list after list_changed failed');
+              else if (tools) this.#sync(tools);
+            },
+          },
+        },
+      });
+      this.#progress.attach(client);
+      client.setNotificationHandler('notifications/message', (notification) => {
+        this.#log.debug({ level: notification.params.level, logger: notification.params.logger }, 'upstream log');
+      });
+      const connecting = client;
+      this.#connecting = client;
+      this.#connectingTransport = transport;
+      client.onclose = () => {
+        if (generation === this.#generation) this.#lost(connecting, new Error('the connection closed'));
+      };
+      const abort = (this.#attemptAbort = new AbortController());
+      await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
+      if (generation !== this.#generation) return void client.close().catch(() => {});
+      const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
+      if (generation !== this.#generation) return void client.close().catch(() => {});
+      this.#client = client;
+      this.#pid = pid();
+      this.#failures = 0;
+      this.#lastError = undefined;
+      this.#sync(tools);
+      this.#startPings(client, generation);
+      this.#setState('connected');
+      this.#log.info({ era: client.getProtocolEra(), tools: tools.length }, 'upstream connected');
+      this.#connected?.resolve();
+      this.#connected = undefined;
+    } catch (error) {
+      await client?.close().catch(() => {}); // its child process too, whatever happened meanwhile
+      if (generation === this.#generation) this.#failed(error);
+    } finally {
+      if (this.#connecting === client) this.#connecting = this.#connectingTransport = undefined;
+    }
+  }
+
+  #sync(tools: readonly ListedTool[]): void {
+    this.#mirror.sync(upstreamToolEntries(this.#config.namespace, tools, this));
+  }
+
+  #startPings(client: Client, generation: number): void {
+    const every = this.#config.pingIntervalMs;
+    if (every === 0) return;
+    this.#pingTimer = setInterval(() => {
+      client.ping({ timeout: Math.min(every, 10_000) }).catch((error: unknown) => {
+        if (generation === this.#generation) this.#lost(client, error);
+      });
+    }, every);
+    this.#pingTimer.unref();
+  }
+
+  /** A connection that worked ended: its tools leave at once (one change), then retry. */
+  #lost(client: Client, error: unknown): void {
+    if (client !== this.#client && this.#state === 'connected') return;
+    this.#generation += 1;
+    clearInterval(this.#pingTimer);
+    this.#client = undefined;
+    void client.close().catch(() => {});
+    this.#log.warn(
+      { reason: this.#messageOf(error) },
+      'upstream connection lost; its tools are withdrawn until it is back',
+    );
+    this.#failed(error);
+  }
+
+  #failed(error: unknown): void {
+    this.#mirror.clear();
+    this.#failures += 1;
+    this.#lastError = this.#messageOf(error);
+    const { initialMs, maxMs } = this.#config.backoff;
+    const delay = Math.min(maxMs, initialMs * 2 ** Math.min(this.#failures - 1, 30)) * (1 + Math.random() * 0.2);
+    this.#retryAt = Date.now() + Math.round(delay);
+    if (this.#failures === 1 || this.#failures % 10 === 0) {
+      this.#log.warn(
+        { reason: this.#lastError, failures: this.#failures, retryInMs: Math.round(delay) },
+        'upstream unavailable',
+      );
+    }
+    this.#setState('retrying');
+    const generation = this.#generation;
+    this.#retryTimer = setTimeout(() => {
+      if (generation === this.#generation) void this.#attempt();
+    }, delay);
+    this.#retryTimer.unref();
+  }
+
+  #messageOf(error: unknown): string {
+    return this.#redact(error instanceof Error ? error.message : String(error));
+  }
+
+  #setState(state: UpstreamState): void {
+    this.#state = state;
+    this.#deps.onStatus(this.status);
+  }
+}

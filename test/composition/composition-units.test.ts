@@ -1,0 +1,107 @@
+// The pure parts of composition: namespaced names (SEP-986), the mcpServers file, config checks,
+// secret redaction, and the registry's one-change replace.
+import { describe, expect, it } from 'vitest';
+import { namespacedName } from '../../src/composition/namespace.js';
+import { parseServersConfig } from '../../src/composition/servers-config.js';
+import { resolveUpstreamConfig, secretRedactor } from '../../src/composition/upstream-config.js';
+import { UpstreamError } from '../../src/errors.js';
+import { defineTool } from '../../src/registry/tool.js';
+import { ToolRegistry, type RegistryChange } from '../../src/registry/tool-registry.js';
+
+const SEP_986 = /^[A-Za-z0-9_.-]{1,128}$/;
+
+describe('namespacedName', () => {
+  it('joins with "_" and keeps valid names as they are', () => {
+    expect(namespacedName('github', 'create_issue')).toBe('github_create_issue');
+    expect(namespacedName('fs', 'read.file-v2')).toBe('fs_read.file-v2');
+  });
+
+  it('makes any upstream name valid: other characters become "_", long names end in a stable hash', () => {
+    expect(namespacedName('ns', 'weird name/é')).toBe('ns_weird_name__');
+    const long = namespacedName('ns', 'x'.repeat(200));
+    const other = namespacedName('ns', `${'x'.repeat(199)}y`);
+    expect(long).toMatch(SEP_986);
+    expect(long).toHaveLength(128);
+    expect(long).not.toBe(other);
+    expect(namespacedName('ns', 'x'.repeat(200))).toBe(long);
+  });
+});
+
+describe('parseServersConfig (the mcpServers format)', () => {
+  it('reads stdio and HTTP entries, skips disabled ones, and makes keys into names', () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        'my files': { command: 'npx', args: ['-y', 'server'], env: { A: 'b' } },
+        remote: { type: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer t' } },
+        off: { command: 'x', disabled: true },
+      },
+    });
+    expect(parseServersConfig(text, 'servers.json')).toEqual([
+      { name: 'my_files', command: 'npx', args: ['-y', 'server'], env: { A: 'b' } },
+      { name: 'remote', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer t' } },
+    ]);
+  });
+
+  it.each([
+    ['not JSON', '{', /not JSON/],
+    ['no mcpServers', '{}', /expected \{ "mcpServers"/],
+    ['a typo', JSON.stringify({ mcpServers: { a: { command: 'x', arg: [] } } }), /"a": unknown key arg/],
+    ['sse', JSON.stringify({ mcpServers: { a: { type: 'sse', url: 'http://x/sse' } } }), /HTTP\+SSE/],
+    ['a clash', JSON.stringify({ mcpServers: { 'a b': { command: 'x' }, a_b: { command: 'y' } } }), /both become/],
+  ])('refuses %s, naming the file', (_case, text, message) => {
+    expect(() => parseServersConfig(text, '/etc/servers.json')).toThrow(message);
+    expect(() => parseServersConfig(text, '/etc/servers.json')).toThrow(/\/etc\/servers\.json/);
+  });
+});
+
+describe('resolveUpstreamConfig', () => {
+  it.each([
+    [{ name: 'bad name', command: 'x' }, /namespace "bad name"/],
+    [{ name: 'a' }, /either `command`/],
+    [{ name: 'a', command: 'x', url: 'http://x' }, /either `command`/],
+    [{ name: 'a', url: 'ftp://x' }, /http: or https:/],
+    [{ name: 'a', command: 'x', env: { A: 1 } }, /`env` values must be strings/],
+    [{ name: 'a', command: 'x', backoff: { initialMs: -1 } }, /backoff.initialMs/],
+  ])('refuses %j with INVALID_UPSTREAM', (config, message) => {
+    expect(() => resolveUpstreamConfig(config as never)).toThrow(message);
+    expect(() => resolveUpstreamConfig(config as never)).toThrow(UpstreamError);
+  });
+});
+
+describe('secretRedactor', () => {
+  it('blanks env and header values, bearer tokens alone, and URL credentials', () => {
+    const redact = secretRedactor({
+      name: 'a',
+      url: 'https://user:pw-123@example.test/mcp?key=q-secret',
+      headers: { Authorization: 'Bearer tok-456' },
+    });
+    expect(redact('got tok-456 and pw-123 and key=q-secret')).toBe('got [redacted] and [redacted] and [redacted]');
+    expect(secretRedactor({ name: 'b', command: 'x', env: { T: 'env-789' } })('spawn env-789')).toBe(
+      'spawn [redacted]',
+    );
+  });
+});
+
+describe('ToolRegistry.replace', () => {
+  it('removes and adds as one change, keeps names taken by others, and compiles first', () => {
+    const registry = new ToolRegistry();
+    const local = defineTool({ name: 'ns_b', execute: () => 'local' });
+    const a1 = defineTool({ name: 'ns_a', execute: () => '1' });
+    registry.register(local);
+    registry.replace([], [a1], 'ns');
+    const changes: RegistryChange[] = [];
+    registry.onChange((change) => changes.push(change));
+    const a2 = defineTool({ name: 'ns_a', execute: () => '2' });
+    const clash = defineTool({ name: 'ns_b', execute: () => 'upstream' });
+    const skipped = registry.replace([a1], [a2, clash], 'ns');
+    expect(skipped).toEqual([clash]);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ added: [a2], removed: [a1], toolsChanged: true });
+    expect(registry.get('ns_a')).toBe(a2);
+    expect(registry.get('ns_b')).toBe(local);
+    expect(registry.snapshot().find((row) => row.tool === a2)?.packageName).toBe('ns');
+    const broken = defineTool({ name: 'ns_c', inputSchema: { type: 'string' } as never, execute: () => '' });
+    expect(() => registry.replace([a2], [broken])).toThrow();
+    expect(registry.get('ns_a')).toBe(a2); // nothing changed
+  });
+});
