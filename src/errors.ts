@@ -34,7 +34,9 @@ export type ToolkitErrorCode =
   | 'INVALID_ARGUMENTS'
   /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
   | 'INVALID_OPTIONS'
-  | 'MISSING_DEPENDENCY';
+  | 'MISSING_DEPENDENCY'
+  /** A feature the runtime or entry point does not offer (see {@link UnsupportedFeatureError}). */
+  | 'UNSUPPORTED_FEATURE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -409,5 +411,20 @@ export class MissingDependencyError extends ToolkitError {
       `${feature} needs the "${packageName}" package, which is not installed: npm install ${packageName}`,
       options,
     );
+  }
+}
+
+/**
+ * Thrown when a server is asked for a feature its runtime does not offer (code `UNSUPPORTED_FEATURE`):
+ * `registerDocument()` / `registerFolder()` on a server made from `mcp-toolkit/fetch`
+ * (`FetchMcpServer`, for Bun, Deno and Cloudflare Workers), which has no file system behind it.
+ * `feature` names what was asked for.
+ */
+export class UnsupportedFeatureError extends ToolkitError {
+  constructor(
+    readonly feature: string,
+    message: string,
+  ) {
+    super('UNSUPPORTED_FEATURE', message);
   }
 }

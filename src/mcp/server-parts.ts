@@ -1,4 +1,4 @@
-import { DocumentStore } from '../documents/document-store.js';
+import type { Server } from '@modelcontextprotocol/server';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -6,8 +6,11 @@ import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import type { ViewModel } from './view/view.js';
+import { ViewTools } from './view/view-tools.js';
+import type { TransportHost } from './server/transport-host.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
+import { createDocumentStore, type DocumentBackend } from './server/document-support.js';
 import { LiveViews } from './server/live-views.js';
 import { attachObserver } from './server/observer.js';
 import { requestStateCodec } from './server/request-state.js';
@@ -30,7 +33,7 @@ export interface ServerRegistries {
 /** What a `BaseMcpServer` holds besides its registries, wired together once by its constructor. */
 export interface ServerParts {
   readonly logger: Logger;
-  readonly store: DocumentStore;
+  readonly store: DocumentBackend;
   readonly uris: UriResolver;
   readonly views: LiveViews;
   readonly events: ServerEvents;
@@ -56,7 +59,7 @@ export function createServerParts(
   owner: object,
 ): ServerParts {
   const logger = options.logger ?? createDefaultLogger();
-  const store = options.documents ?? new DocumentStore();
+  const store = options.documents ?? createDocumentStore();
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');
   const views = new LiveViews(onError);
   const events = new ServerEvents((error) => logger.error({ err: error }, 'server event listener threw'));
@@ -127,4 +130,31 @@ export async function closeServerParts(parts: ServerParts, closeTransport: () =>
       .catch((error: unknown) => parts.logger.error({ err: error }, 'leaving the cluster failed'));
     await parts.store.close();
   }
+}
+
+/**
+ * The {@link TransportHost} of a server: its per-request views, change fan-out, the scopes its tools and
+ * prompts require, and the listed input schemas (for `Mcp-Param-*` checks).
+ */
+export function createTransportHost(
+  parts: ServerParts,
+  serverInfo: ServerInfo,
+  createRequestScopedServer: () => Server,
+  isRunning: () => boolean,
+): TransportHost {
+  const { registry, prompts } = parts.model;
+  const tools = new ViewTools(registry);
+  return {
+    logger: parts.logger,
+    serverName: serverInfo.name,
+    createRequestScopedServer,
+    addSink: (sink) => parts.views.addSink(sink),
+    requiredScopes: (method, params) => {
+      if (typeof params.name !== 'string') return undefined;
+      if (method === 'tools/call') return registry.get(params.name)?.requiredScopes;
+      return method === 'prompts/get' ? prompts.get(params.name)?.requiredScopes : undefined;
+    },
+    inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
+    isRunning,
+  };
 }
