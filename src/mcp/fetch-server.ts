@@ -1,7 +1,9 @@
+import { UnsupportedFeatureError } from '../errors.js';
 import { assertKnownOptions } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
 import type { ServerInfo } from './server/server-info.js';
+import { offerNoDocuments } from './server/document-support.js';
 import { transportHostOf } from './server/transport-host.js';
 import { createFetchHandler, type FetchHandler } from './transports/fetch/fetch-handler.js';
 import type { FetchHandlerOptions } from './transports/fetch/fetch-options.js';
@@ -32,9 +34,16 @@ export class FetchMcpServer extends BaseMcpServer {
    * @param serverInfo - `{ name, version }` sent to clients.
    * @param options - the base server options (`logger`, `toolState`, `tasks`, ...; `documents` is not usable here).
    * @throws InvalidOptionsError for an option `BaseMcpServerOptions` does not define.
+   * @throws UnsupportedFeatureError for the `documents` option.
    */
   constructor(serverInfo: ServerInfo, options: BaseMcpServerOptions = {}) {
     assertKnownOptions('FetchMcpServer option', options, BASE_OPTION_KEYS);
+    if (options.documents) {
+      throw new UnsupportedFeatureError(
+        'documents',
+        'FetchMcpServer option documents is not available: a fetch server offers no documents (no file system).',
+      );
+    }
     super(serverInfo, options);
   }
 
@@ -58,6 +67,8 @@ export class FetchMcpServer extends BaseMcpServer {
     await Promise.all(handlers.map((handler) => handler.close()));
   }
 }
+
+offerNoDocuments(FetchMcpServer); // also where the root (with Node's document store) is loaded beside it
 
 /**
  * Serves a server as a web-standard fetch handler, `(request: Request) => Promise<Response>`: MCP

@@ -92,7 +92,7 @@ export abstract class BaseMcpServer {
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     this.#sessionTools = options.sessionTools;
     const { store, uris, events, logger } = this.#parts;
-    this.#documents = createDocumentRegistrar({ store, uris, events, logger, resources: this.#resources });
+    this.#documents = createDocumentRegistrar(this, { store, uris, events, logger, resources: this.#resources });
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
     this.documents = readOnlyView<DocumentStoreView>(this.#parts.store, DOCUMENTS_VIEW);
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);

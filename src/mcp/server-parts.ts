@@ -59,7 +59,7 @@ export function createServerParts(
   owner: object,
 ): ServerParts {
   const logger = options.logger ?? createDefaultLogger();
-  const store = options.documents ?? createDocumentStore();
+  const store = options.documents ?? createDocumentStore(owner);
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');
   const views = new LiveViews(onError);
   const events = new ServerEvents((error) => logger.error({ err: error }, 'server event listener threw'));

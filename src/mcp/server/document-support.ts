@@ -36,6 +36,19 @@ export interface DocumentSupport {
 }
 
 let installed: DocumentSupport | undefined;
+/** Server classes that never offer documents, whatever is installed (`FetchMcpServer`). */
+const withoutDocuments = new Set<abstract new (...args: never[]) => object>();
+
+/** Marks a server class (and its subclasses) as offering no documents, even where Node's are installed. */
+export function offerNoDocuments(serverClass: abstract new (...args: never[]) => object): void {
+  withoutDocuments.add(serverClass);
+}
+
+/** The support that applies to `owner`: none for a class marked by {@link offerNoDocuments}. */
+function supportFor(owner: object): DocumentSupport | undefined {
+  for (const serverClass of withoutDocuments) if (owner instanceof serverClass) return undefined;
+  return installed;
+}
 
 /** Installs the Node-side document store and registration (once, from `node-documents.ts`). */
 export function installDocumentSupport(support: DocumentSupport): void {
@@ -73,13 +86,14 @@ function emptyStore(): DocumentBackend {
   };
 }
 
-/** A new document store: the Node one when installed, else the empty one. */
-export function createDocumentStore(): DocumentBackend {
-  return installed ? installed.createStore() : emptyStore();
+/** A new document store for the server `owner`: the Node one when installed (and offered), else the empty one. */
+export function createDocumentStore(owner: object): DocumentBackend {
+  return supportFor(owner)?.createStore() ?? emptyStore();
 }
 
-/** The registration for a server's parts: the Node one when installed, else one that throws {@link UnsupportedFeatureError}. */
-export function createDocumentRegistrar(parts: DocumentRegistrationParts): DocumentRegistrar {
-  if (installed) return installed.createRegistrar(parts);
+/** The registration for the server `owner`'s parts: the Node one when installed, else one that throws {@link UnsupportedFeatureError}. */
+export function createDocumentRegistrar(owner: object, parts: DocumentRegistrationParts): DocumentRegistrar {
+  const support = supportFor(owner);
+  if (support) return support.createRegistrar(parts);
   return { document: () => unsupported('registerDocument()'), folder: () => unsupported('registerFolder()') };
 }

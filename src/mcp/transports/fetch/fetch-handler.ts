@@ -103,7 +103,7 @@ export function createFetchHandler(
     const early =
       methodRefusal(request.method, false) ??
       hostOriginRefusal(
-        request.headers.get('host') ?? undefined,
+        request.headers.get('host') ?? url.host, // a Request made in process (undici) carries no Host header
         request.headers.get('origin') ?? undefined,
         resolved.allowedHosts,
         resolved.allowedOrigins,
