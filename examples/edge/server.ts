@@ -1,5 +1,6 @@
 // One MCP server for every edge runtime: Bun (bun.ts), Deno (deno.ts) and Cloudflare's workerd (worker.ts)
 // serve the same app. Everything comes from `mcp-toolkit/fetch`, which loads no Node built-in.
+// #region edge-server
 import { z } from 'zod';
 import { FetchMcpServer, defineTool, toFetchHandler, type FetchHandler } from 'mcp-toolkit/fetch';
 
@@ -52,3 +53,4 @@ export function edgeApp(
     return Response.json({ tools: server.getToolStates() });
   };
 }
+// #endregion edge-server

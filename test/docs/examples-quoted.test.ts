@@ -12,6 +12,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/migrating-from-llm-chat-mcp.md', 6],
   ['docs/settings.md', 4],
   ['docs/tasks.md', 5],
+  ['docs/runtimes.md', 2],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
