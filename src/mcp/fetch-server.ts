@@ -1,4 +1,4 @@
-import { UnsupportedFeatureError } from '../errors.js';
+import { ServerStateError, UnsupportedFeatureError } from '../errors.js';
 import { assertKnownOptions } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
@@ -18,7 +18,7 @@ const handlersOf = new WeakMap<FetchMcpServer, Set<FetchHandler>>();
  * workerd without `nodejs_compat`. Documents and folders are not offered: `registerDocument()` and
  * `registerFolder()` throw `UnsupportedFeatureError` (serve content with `registerResource()` or
  * `registerContentDocument()`). `start()` is optional: the first request starts the server (loads the
- * `toolState` store). `stop()` closes every handler made from it. See `docs/runtimes.md`.
+ * `toolState` store). `stop()` closes every handler made from it; they answer 503 afterwards. See `docs/runtimes.md`.
  *
  * @example
  * ```ts
@@ -29,6 +29,7 @@ const handlersOf = new WeakMap<FetchMcpServer, Set<FetchHandler>>();
  */
 export class FetchMcpServer extends BaseMcpServer {
   #starting?: Promise<void>;
+  #stopped = false;
 
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
@@ -53,6 +54,7 @@ export class FetchMcpServer extends BaseMcpServer {
    * @throws ServerStateError after `stop()`; what loading the `toolState` store threw.
    */
   start(): Promise<void> {
+    if (this.#stopped) return Promise.reject(new ServerStateError('FetchMcpServer.start(): the server was stopped.'));
     this.#starting ??= (async () => {
       this.assertStartable('FetchMcpServer');
       await this.prepareStart();
@@ -62,6 +64,7 @@ export class FetchMcpServer extends BaseMcpServer {
   }
 
   protected override async closeTransport(): Promise<void> {
+    this.#stopped = true;
     const handlers = [...(handlersOf.get(this) ?? [])];
     handlersOf.delete(this);
     await Promise.all(handlers.map((handler) => handler.close()));

@@ -77,6 +77,12 @@ describe('toFetchHandler (mcp-toolkit/fetch) under Node', () => {
     for (const client of [modern, legacy]) expect(await client.toolNames()).toEqual([]);
     await modern.toolsChanged.waitFor(1);
     expect(server.isRunning).toBe(true); // the first request started it
+    await server.stop();
+    const after = await post(handler, JSON.stringify(INITIALIZE));
+    expect([after.status, ((await after.json()) as { error: { message: string } }).error.message]).toEqual([
+      503,
+      'Service Unavailable: FetchMcpServer.start(): the server was stopped.',
+    ]);
   });
 
   it('checks Host/Origin, methods, paths, bodies and Accept as HttpMcpServer does', async () => {

@@ -2,6 +2,7 @@ import { legacyStatelessFallback, type AuthInfo } from '@modelcontextprotocol/se
 import Negotiator from 'negotiator';
 import { METADATA_PATH } from '../../../auth/protected-resource.js';
 import { ResourceServer } from '../../../auth/resource-server.js';
+import { ServerStateError } from '../../../errors.js';
 import { markStreamable } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { TransportHost } from '../../server/transport-host.js';
 import type { RefusalResponse } from '../../wire/json-rpc-shape.js';
@@ -59,7 +60,8 @@ function withAccept(request: Request, accept: string): Request {
  * 400 -32700 / -32600), step-up scopes (403); then 2026-07-28 requests go to the SDK's per-request
  * handler (tool `Mcp-Param-*` headers checked, 400 -32020) and handshake-era ones to the SDK's stateless
  * fallback (a fresh view per POST, `Accept` checked per RFC 9110, 406; GET and DELETE 405).
- * @param beforeRequest - awaited before each request is served (a lazy `start()`).
+ * @param beforeRequest - awaited before each request is served (a lazy `start()`); a `ServerStateError` it
+ *   throws (the server was stopped) is answered 503.
  * @throws InvalidOptionsError / RangeError on bad options (see `resolveFetchOptions`).
  */
 export function createFetchHandler(
@@ -145,6 +147,13 @@ export function createFetchHandler(
       await beforeRequest?.();
       return await wellFormedRefusal(await serve(request));
     } catch (error) {
+      if (error instanceof ServerStateError) {
+        return refusalResponse({
+          status: 503,
+          code: HttpRpcError.SERVER_ERROR,
+          message: `Service Unavailable: ${error.message}`,
+        });
+      }
       logger.error({ err: error }, 'MCP fetch request failed');
       return refusalResponse({ status: 500, code: HttpRpcError.INTERNAL_ERROR, message: 'Internal server error' });
     }
