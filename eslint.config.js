@@ -5,7 +5,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import { folderDirectionBlocks } from './scripts/folder-directions.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.scratch*/**', '.tmp/**', 'examples/edge/.build/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -32,13 +32,33 @@ const input = Object.fromEntries(
 input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.ts';
 
 /**
- * Two shared chunks instead of one per combination of importing entries: each file costs the ESM
+ * `mcp-toolkit/fetch` must load on runtimes without Node's built-ins (workerd), so the code it imports
+ * is kept out of the chunks that import `node:` modules: `base` (errors, lazy loading; shared with the
+ * conversion processes) and `web` (everything the fetch entry reaches) import none, and
+ * test/architecture/fetch-runtime-neutral.test.ts walks the built graph to hold it so.
+ */
+const FETCH_ENTRY = 'src/public/fetch.ts';
+const fetchGraph = new Set();
+await build({
+  cwd: root,
+  input: FETCH_ENTRY,
+  platform: 'neutral',
+  external,
+  logLevel: 'silent',
+  write: false,
+  plugins: [{ name: 'fetch-graph', moduleParsed: (info) => void fetchGraph.add(info.id) }],
+});
+const inFetchGraph = (id) => fetchGraph.has(id) && !/[\\/]src[\\/]public[\\/]/.test(id);
+
+/**
+ * Four shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0, docs/performance.md).
- * `convert` holds what the conversion processes share with the server (converters, errors),
- * so a conversion process does not load the whole toolkit; everything else the entries share is `toolkit`.
+ * `base` (errors, lazy loading, bytes) and `convert` (converters) are what the conversion processes share
+ * with the server, so a conversion process does not load the whole toolkit; `web` is what the fetch entry
+ * reaches (no `node:` imports, see above); everything else the entries share is `toolkit`.
  * The built-in middleware (`src/middleware/`, only `mcp-toolkit/middleware` imports it) stays in that
  * entry, so the root never loads `rate-limiter-flexible` or `lru-cache`.
- * The subpath entries (`src/public/`) stay out of it; the code they re-export is in `toolkit` (the
+ * The subpath entries (`src/public/`) stay out of them; the code they re-export is in the chunks (the
  * CLI loads admin and cluster code lazily, and a chunk of their own would put rolldown's runtime
  * helpers in one more file for every entry). Nothing the root loads imports an optional peer
  * (`redis` is loaded by `importOptional()` on first use).
@@ -46,11 +66,13 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  * in a server process.
  */
 const CHUNK_GROUPS = [
+  { name: 'base', test: /[\\/]src[\\/](errors|lazy-module|bytes)\.ts$/, priority: 4 },
   {
     name: 'convert',
-    test: /[\\/]src[\\/](converters[\\/](?!pool[\\/]conversion-worker)|errors\.ts|lazy-module\.ts)/,
-    priority: 2,
+    test: /[\\/]src[\\/]converters[\\/](?!pool[\\/]conversion-worker)/,
+    priority: 3,
   },
+  { name: 'web', test: inFetchGraph, priority: 2 },
   {
     name: 'toolkit',
     test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/,

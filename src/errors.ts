@@ -43,7 +43,9 @@ export type ToolkitErrorCode =
   /** An upstream server is not connected, or its connection ended during a call. */
   | 'UPSTREAM_UNAVAILABLE'
   /** An upstream server answered a forwarded request with a JSON-RPC error. */
-  | 'UPSTREAM_PROTOCOL_ERROR';
+  | 'UPSTREAM_PROTOCOL_ERROR'
+  /** A feature the runtime or entry point does not offer (see {@link UnsupportedFeatureError}). */
+  | 'UNSUPPORTED_FEATURE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -481,5 +483,20 @@ export class UpstreamError extends ToolkitError {
     super(code, message, options);
     this.rpcCode = options?.rpcCode;
     this.data = options?.data;
+  }
+}
+
+/**
+ * Thrown when a server is asked for a feature its runtime does not offer (code `UNSUPPORTED_FEATURE`):
+ * `registerDocument()` / `registerFolder()` on a server made from `mcp-toolkit/fetch`
+ * (`FetchMcpServer`, for Bun, Deno and Cloudflare Workers), which has no file system behind it.
+ * `feature` names what was asked for.
+ */
+export class UnsupportedFeatureError extends ToolkitError {
+  constructor(
+    readonly feature: string,
+    message: string,
+  ) {
+    super('UNSUPPORTED_FEATURE', message);
   }
 }

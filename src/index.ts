@@ -43,6 +43,7 @@ export { createDefaultLogger, type Logger } from './logger.js';
 export type { RequestContext } from './registry/request-context.js';
 
 // Servers.
+import './mcp/server/node-documents.js'; // a BaseMcpServer made from the root gets the file-system document store
 export { BaseMcpServer } from './mcp/mcp-server.js';
 export type { BaseMcpServerOptions } from './mcp/server/server-options.js';
 export type { ServerInfo } from './mcp/server/server-info.js';

@@ -1,8 +1,5 @@
 import { InvalidOptionsError } from './errors.js';
-import { lazyRequire } from './lazy-module.js';
-
-// Loaded only to word an error message.
-const levenshtein = lazyRequire<typeof import('fastest-levenshtein')>('fastest-levenshtein');
+import { distance } from 'fastest-levenshtein';
 
 /**
  * The keys of an options type `T`, checked by the compiler against `T` both ways: a key that
@@ -46,7 +43,7 @@ function nearestKey(key: string, known: ReadonlySet<string>): string | undefined
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
-    const d = levenshtein().distance(key.toLowerCase(), candidate.toLowerCase());
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;

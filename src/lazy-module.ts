@@ -1,17 +1,25 @@
-import { createRequire } from 'node:module';
 import { MissingDependencyError } from './errors.js';
 
-const require = createRequire(import.meta.url);
+// No static `node:` import: this module is on the import graph of `mcp-toolkit/fetch`, which must load on
+// runtimes without Node's built-ins (workerd). `process.getBuiltinModule` (Node >= 20.16, Bun, Deno) reaches
+// them when a lazy dependency is first used.
+let require: NodeJS.Require | undefined;
+function nodeRequire(): NodeJS.Require {
+  const getBuiltin = (globalThis as { process?: Partial<NodeJS.Process> }).process?.getBuiltinModule;
+  if (!getBuiltin) throw new Error('This feature needs Node.js built-in modules, which this runtime does not provide.');
+  return (require ??= (getBuiltin('node:module') as typeof import('node:module')).createRequire(import.meta.url));
+}
 
 /**
  * A CommonJS dependency loaded on first use instead of at import, so that a server pays only for
  * what it uses (a stdio server never loads the HTTP stack; a server without documents never loads
  * the MIME database). `require` is synchronous, so call sites stay synchronous. Only for CommonJS
  * packages (and ESM ones without top-level await); ESM-only packages use `import()` at the call site.
+ * @throws Error on first use on a runtime without Node's built-in modules (workerd without `nodejs_compat`).
  */
 export function lazyRequire<T>(id: string): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= require(id) as T);
+  return () => (loaded ??= nodeRequire()(id) as T);
 }
 
 /**
@@ -58,7 +66,7 @@ function missingOr(error: unknown, packageName: string, feature: string): unknow
  */
 export function requireOptional<T>(packageName: string, feature: string): T {
   try {
-    return require(packageName) as T;
+    return nodeRequire()(packageName) as T;
   } catch (error) {
     throw missingOr(error, packageName, feature);
   }

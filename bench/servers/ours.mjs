@@ -5,7 +5,8 @@ import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
-function register(server, tools) {
+/** Registers the bench inventory (`tools` tools, the first one `echo`). */
+export function register(server, tools) {
   for (let i = 0; i < tools; i += 1) {
     server.registerTool(
       defineTool({ name: toolName(i), description: DESCRIPTION, inputSchema: schema(), execute: echo }),

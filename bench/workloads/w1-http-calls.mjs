@@ -11,8 +11,18 @@ const ERAS = {
   modern: ['ours', 'raw-v2'],
 };
 
-export async function measure(system, era, { warmup, calls }) {
-  const child = await startChild(system, 'http', { tools: 1 }, { hardTimeoutMs: 120_000 });
+/**
+ * One run of `calls` tools/call (after `warmup`) by 16 concurrent clients. `start` gives the server under
+ * test as `{ port, cpu(), kill() }`; by default `system` forked as a bench child (bench/fetch-handler.mjs
+ * passes a Bun process).
+ */
+export async function measure(
+  system,
+  era,
+  { warmup, calls },
+  start = () => startChild(system, 'http', { tools: 1 }, { hardTimeoutMs: 120_000 }),
+) {
+  const child = await start();
   const driver = new HttpDriver(child.port, CLIENTS);
   try {
     const sessions =

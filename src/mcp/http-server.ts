@@ -4,9 +4,9 @@ import type { Express } from 'express';
 import { ServerStateError } from '../errors.js';
 import { lazyRequire } from '../lazy-module.js';
 import { BaseMcpServer } from './mcp-server.js';
-import { requiredScopesOf } from './server/required-scopes.js';
+import './server/node-documents.js'; // servers made here get the file-system document store
 import type { ServerInfo } from './server/server-info.js';
-import { ViewTools } from './view/view-tools.js';
+import { transportHostOf } from './server/transport-host.js';
 import { HttpEndpoint, type HttpServerAddress } from './transports/http/endpoint.js';
 import { resolveHttpOptions, type HttpMcpServerOptions } from './transports/http/options.js';
 import type { HttpSessionEvent, HttpSessionInfo } from './transports/http/session-map.js';
@@ -53,24 +53,11 @@ export class HttpMcpServer extends BaseMcpServer {
     this.#raw = options;
     this.#app = options.app ?? loadExpress()();
     this.#app.disable('x-powered-by');
-    const tools = new ViewTools(this.registry);
     this.#endpoint = new HttpEndpoint(
       {
-        logger: this.logger,
-        serverName: serverInfo.name,
+        ...transportHostOf(this),
         calls: this.views.calls,
-        createRequestScopedServer: () => this.createRequestScopedServer(),
         createSessionView: (authInfo: AuthInfo | undefined) => this.createFreshMcpServer({ era: 'legacy', authInfo }),
-        addSink: (sink) => this.views.addSink(sink),
-        requiredScopes: requiredScopesOf({
-          registry: this.registry,
-          prompts: this.prompts,
-          resources: this.resources,
-          documents: this.documents,
-        }),
-        inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
-        isRunning: () => this.isRunning,
-        upstreams: () => this.upstreams,
         onSessionEvent: (event) => this.#sessionEvent(event),
       },
       this.#app,

@@ -16,10 +16,11 @@ import type { ResourceReadContents } from '../resources/resource-contents.js';
 import { ResourceRegistry, type ResourceRegistryView } from '../resources/resource-registry.js';
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
-import { DocumentRegistration } from './server/document-registration.js';
+import { createDocumentRegistrar, type DocumentRegistrar } from './server/document-support.js';
 import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import type { LiveViews } from './server/live-views.js';
-import { closeServerParts, createServerParts, type ServerParts } from './server-parts.js';
+import { closeServerParts, createServerParts, createTransportHost, type ServerParts } from './server-parts.js';
+import { setTransportHost } from './server/transport-host.js';
 import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';
@@ -74,7 +75,7 @@ export abstract class BaseMcpServer {
   readonly tasks: TaskManager;
   readonly #parts: ServerParts;
   readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
-  readonly #documents: DocumentRegistration;
+  readonly #documents: DocumentRegistrar;
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
@@ -93,12 +94,17 @@ export abstract class BaseMcpServer {
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     this.#sessionTools = options.sessionTools;
     const { store, uris, events, logger } = this.#parts;
-    this.#documents = new DocumentRegistration({ store, uris, events, logger, resources: this.#resources });
+    this.#documents = createDocumentRegistrar(this, { store, uris, events, logger, resources: this.#resources });
     this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
     this.documents = readOnlyView<DocumentStoreView>(this.#parts.store, DOCUMENTS_VIEW);
     this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
     this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
+    const scoped = () => this.createRequestScopedServer(); // transports call it without a subclass
+    setTransportHost(
+      this,
+      createTransportHost(this.#parts, serverInfo, scoped, () => this.isRunning),
+    );
   }
 
   /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */

@@ -1,5 +1,5 @@
+import type { Server } from '@modelcontextprotocol/server';
 import { Composition } from '../composition/composition.js';
-import { DocumentStore } from '../documents/document-store.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -7,8 +7,12 @@ import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import type { ViewModel } from './view/view.js';
+import { ViewTools } from './view/view-tools.js';
+import type { TransportHost } from './server/transport-host.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
+import { requiredScopesOf } from './server/required-scopes.js';
+import { createDocumentStore, type DocumentBackend } from './server/document-support.js';
 import { LiveViews } from './server/live-views.js';
 import { attachObserver } from './server/observer.js';
 import { requestStateCodec } from './server/request-state.js';
@@ -32,7 +36,7 @@ export interface ServerRegistries {
 /** What a `BaseMcpServer` holds besides its registries, wired together once by its constructor. */
 export interface ServerParts {
   readonly logger: Logger;
-  readonly store: DocumentStore;
+  readonly store: DocumentBackend;
   readonly uris: UriResolver;
   readonly views: LiveViews;
   readonly events: ServerEvents;
@@ -60,7 +64,7 @@ export function createServerParts(
   owner: object,
 ): ServerParts {
   const logger = options.logger ?? createDefaultLogger();
-  const store = options.documents ?? new DocumentStore();
+  const store = options.documents ?? createDocumentStore(owner);
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');
   const views = new LiveViews(onError);
   const events = new ServerEvents((error) => logger.error({ err: error }, 'server event listener threw'));
@@ -137,4 +141,29 @@ export async function closeServerParts(parts: ServerParts, closeTransport: () =>
       .catch((error: unknown) => parts.logger.error({ err: error }, 'leaving the cluster failed'));
     await parts.store.close();
   }
+}
+
+/**
+ * The {@link TransportHost} of a server: its per-request views, change fan-out, the scopes its tools,
+ * prompts, resources and templates require, the listed input schemas (for `Mcp-Param-*` checks) and
+ * the upstreams' states (readiness).
+ */
+export function createTransportHost(
+  parts: ServerParts,
+  serverInfo: ServerInfo,
+  createRequestScopedServer: () => Server,
+  isRunning: () => boolean,
+): TransportHost {
+  const { registry, prompts, resources } = parts.model;
+  const tools = new ViewTools(registry);
+  return {
+    logger: parts.logger,
+    serverName: serverInfo.name,
+    createRequestScopedServer,
+    addSink: (sink) => parts.views.addSink(sink),
+    requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
+    inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
+    isRunning,
+    upstreams: () => parts.composition.statuses(),
+  };
 }

@@ -4,6 +4,7 @@ import { assertKnownOptions } from '../known-options.js';
 import { BASE_OPTION_NAMES } from './server/option-keys.js';
 import { optionKeys } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
+import './server/node-documents.js'; // servers made here get the file-system document store
 import type { ServerInfo } from './server/server-info.js';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './transports/stdio/outgoing-limit.js';
 import { resolvePing, type PingSettings } from './transports/ping.js';

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { toBase64 } from '../bytes.js';
 import type {
   AudioContent,
   EmbeddedResource,
@@ -8,6 +8,15 @@ import type {
   TextResourceContents,
 } from '@modelcontextprotocol/server';
 import { UserError } from '../errors.js';
+
+/** Reads a file through Node's `fs` (reached lazily: this module also loads where there is none, e.g. workerd). */
+async function readLocalFile(path: string): Promise<Uint8Array> {
+  const fs = (globalThis as { process?: Partial<NodeJS.Process> }).process?.getBuiltinModule?.('node:fs/promises') as
+    typeof import('node:fs/promises') | undefined;
+  if (!fs)
+    throw new UserError(`Cannot read ${path}: this runtime has no file system; pass the bytes or a URL instead.`);
+  return fs.readFile(path);
+}
 
 /** Where media bytes come from: raw bytes, a file path, or an http(s) URL. */
 export type MediaSource = Uint8Array | { path: string } | { url: string | URL };
@@ -29,7 +38,7 @@ async function loadBytes(source: MediaSource, options: MediaOptions): Promise<Ui
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let bytes: Uint8Array;
   if (source instanceof Uint8Array) bytes = source;
-  else if ('path' in source) bytes = await readFile(source.path);
+  else if ('path' in source) bytes = await readLocalFile(source.path);
   else {
     const url = String(source.url);
     const response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) }).catch(
@@ -54,7 +63,7 @@ async function media(kind: 'image' | 'audio', source: MediaSource, options: Medi
   if (!mimeType?.startsWith(`${kind}/`)) {
     throw new UserError(`Could not tell the ${kind} type of the data (got ${mimeType ?? 'unknown'}); pass mimeType.`);
   }
-  return { data: Buffer.from(bytes).toString('base64'), mimeType };
+  return { data: toBase64(bytes), mimeType };
 }
 
 /**

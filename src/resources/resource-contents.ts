@@ -1,3 +1,4 @@
+import { toBase64 } from '../bytes.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 
 /**
@@ -26,9 +27,7 @@ export type ResourceReadReturn =
 /** The `contents` of a `resources/read` result. */
 export type ResourceReadContents = ReadResourceResult['contents'];
 
-function base64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-}
+const base64 = toBase64;
 
 function toItem(item: ResourceContentsInput, uri: string, mimeType: string | undefined): ResourceReadContents[number] {
   if (item === null || typeof item !== 'object')

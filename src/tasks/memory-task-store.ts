@@ -1,3 +1,4 @@
+import { base64UrlToText, textToBase64Url } from '../bytes.js';
 import { TaskError } from '../errors.js';
 import {
   isTerminalTaskStatus,
@@ -199,7 +200,7 @@ function compareKey(aTime: number, aId: string, bTime: number, bId: string): num
 
 /** Opaque cursor: base64url of `[createdAt, taskId]` of the last task on the previous page. */
 export function encodeCursor(createdAt: number, taskId: string): string {
-  return Buffer.from(JSON.stringify([createdAt, taskId])).toString('base64url');
+  return textToBase64Url(JSON.stringify([createdAt, taskId]));
 }
 
 /**
@@ -208,7 +209,7 @@ export function encodeCursor(createdAt: number, taskId: string): string {
  */
 export function decodeCursor(cursor: string): { createdAt: number; taskId: string } {
   try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const value: unknown = JSON.parse(base64UrlToText(cursor));
     if (Array.isArray(value) && typeof value[0] === 'number' && typeof value[1] === 'string') {
       return { createdAt: value[0], taskId: value[1] };
     }

@@ -8,7 +8,7 @@ import {
   type TaskStore,
   type TaskStoreEvent,
 } from './task-store.js';
-import { nodeCrypto } from '../lazy-module.js';
+import { toBase64Url } from '../bytes.js';
 
 /** What starts a task: who owns it, what runs, which wire form asked, the lifetime asked for. */
 export interface TaskStart {
@@ -364,15 +364,15 @@ export class TaskManager {
   }
 }
 
-/** 128 random bits, base64url; drawn from a pooled buffer (one `randomBytes` call per 256 ids). */
-let idPool = Buffer.alloc(0);
+/** 128 random bits, base64url; drawn from a pooled buffer (one Web Crypto call per 256 ids). */
+let idPool = new Uint8Array(0);
 let idOffset = 0;
 function newTaskId(): string {
   if (idOffset >= idPool.length) {
-    idPool = nodeCrypto().randomBytes(16 * 256);
+    idPool = crypto.getRandomValues(new Uint8Array(16 * 256));
     idOffset = 0;
   }
-  const id = idPool.toString('base64url', idOffset, idOffset + 16);
+  const id = toBase64Url(idPool.subarray(idOffset, idOffset + 16));
   idOffset += 16;
   return id;
 }

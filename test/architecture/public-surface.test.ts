@@ -50,6 +50,14 @@ const surfaces: Surface[] = entries.map(({ specifier, source }) => {
   return surface;
 });
 
+/**
+ * `mcp-toolkit/fetch` repeats the root's app-API values (a Worker must never load the root, whose documents
+ * and transports are Node-only); these names count once, at the root, and must be the root's own objects.
+ */
+const rootValues = new Set(surfaces.find((s) => s.specifier === 'mcp-toolkit')!.values);
+const isRepeat = (specifier: string, name: string) => specifier === 'mcp-toolkit/fetch' && rootValues.has(name);
+const own = (s: Surface) => [...s.values, ...s.types].filter((name) => !isRepeat(s.specifier, name));
+
 describe('public surface (package.json exports)', () => {
   it('root export: at most 90 names (runtime values + types), printed', () => {
     const rows = surfaces.map((s) => ({
@@ -70,8 +78,7 @@ describe('public surface (package.json exports)', () => {
 
   it('exports each name once across all entry points, each with a docstring', () => {
     const where = new Map<string, string[]>();
-    for (const s of surfaces)
-      for (const name of [...s.values, ...s.types]) where.set(name, [...(where.get(name) ?? []), s.specifier]);
+    for (const s of surfaces) for (const name of own(s)) where.set(name, [...(where.get(name) ?? []), s.specifier]);
     expect([...where].filter(([, specifiers]) => specifiers.length > 1)).toEqual([]);
     expect(surfaces.flatMap((s) => s.undocumented.map((name) => `${s.specifier}: ${name}`))).toEqual([]);
   });
@@ -90,7 +97,7 @@ describe('public surface (package.json exports)', () => {
     }
     const moved = surfaces
       .filter((s) => s.specifier !== 'mcp-toolkit' && s.specifier !== 'mcp-toolkit/testing')
-      .flatMap((s) => [...s.values, ...s.types]);
+      .flatMap(own);
     expect(moved.filter((name) => !listed.has(name))).toEqual([]);
   });
 
@@ -99,7 +106,7 @@ describe('public surface (package.json exports)', () => {
       checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(sdkTypes)!)!).map((s) => s.name),
     );
     expect(sdk.size).toBeGreaterThan(100);
-    const clashes = surfaces.flatMap((s) => [...s.values, ...s.types].filter((name) => sdk.has(name))).sort();
+    const clashes = surfaces.flatMap((s) => own(s).filter((name) => sdk.has(name))).sort();
     expect(clashes).toEqual(['Prompt', 'ResourceNotFoundError', 'TaskStatus', 'Tool']);
   });
 
@@ -108,6 +115,14 @@ describe('public surface (package.json exports)', () => {
       const loaded = (await import(s.specifier)) as Record<string, unknown>;
       expect(Object.keys(loaded).sort(), s.specifier).toEqual([...s.values].sort());
     }
+  });
+
+  it('mcp-toolkit/fetch repeats root values only as the same objects', async () => {
+    const rootModule = (await import('mcp-toolkit')) as Record<string, unknown>;
+    const fetchModule = (await import('mcp-toolkit/fetch')) as Record<string, unknown>;
+    const repeated = Object.keys(fetchModule).filter((name) => name in rootModule);
+    expect(repeated).toEqual(expect.arrayContaining(['defineTool', 'Tool', 'BaseMcpServer', 'UserError']));
+    for (const name of repeated) expect(fetchModule[name], name).toBe(rootModule[name]);
   });
 
   it('the root export loads no optional peer: redis is an optional peer, not a dependency, and no file the root imports names it', () => {

@@ -16,6 +16,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/authorization.md', 3],
   ['docs/middleware.md', 3],
   ['docs/composition.md', 3],
+  ['docs/runtimes.md', 2],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { isLegacyHttpRequest } from '../../src/mcp/transports/http/era-router.js';
@@ -109,8 +108,7 @@ describe('isLegacyHttpRequest (the dual-era router)', () => {
     async ({ body, headers = {}, method = 'POST' }) => {
       const request = new Request('http://127.0.0.1/mcp', { method, headers });
       const expected = await isLegacyRequest(request, body);
-      const nodeRequest = { method, headers } as unknown as IncomingMessage;
-      expect(isLegacyHttpRequest(nodeRequest, body)).toBe(expected);
+      expect(isLegacyHttpRequest(method, (name) => request.headers.get(name) ?? undefined, body)).toBe(expected);
     },
   );
 });

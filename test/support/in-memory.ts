@@ -2,6 +2,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { BaseMcpServer, type BaseMcpServerOptions } from '../../src/mcp/mcp-server.js';
+// The root entry installs the Node document store for every server; this base comes from src/, so install it here.
+import '../../src/mcp/server/node-documents.js';
 import type { ServerInfo } from '../../src/mcp/server/server-info.js';
 
 /**

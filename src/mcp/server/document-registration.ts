@@ -1,26 +1,14 @@
 import path from 'node:path';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../../documents/document-config.js';
-import type { DocumentResource, DocumentStore, SkippedDocument } from '../../documents/document-store.js';
+import type { DocumentResource, SkippedDocument } from '../../documents/document-store.js';
 import { folderTemplate } from '../../documents/folder-template.js';
-import type { Logger } from '../../logger.js';
-import type { ResourceRegistry } from '../../resources/resource-registry.js';
-import type { ServerEvents } from './server-events.js';
-import type { UriResolver } from './uri-resolver.js';
-
-/** What registering documents touches: the store, the URI checks, the templates and the events. */
-export interface DocumentRegistrationParts {
-  readonly store: DocumentStore;
-  readonly uris: UriResolver;
-  readonly resources: ResourceRegistry;
-  readonly events: ServerEvents;
-  readonly logger: Logger;
-}
+import type { DocumentRegistrar, DocumentRegistrationParts } from './document-support.js';
 
 /**
  * The facade's `registerDocument` / `registerFolder`: store the files, emit `documentRegistered`,
  * and expose each folder root once as a `file:///<root>/{+path}` resource template.
  */
-export class DocumentRegistration {
+export class DocumentRegistration implements DocumentRegistrar {
   /** Folder roots already exposed through a resource template. */
   readonly #folderTemplates = new Set<string>();
 

@@ -1,5 +1,4 @@
 import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
-import { nodeCrypto } from '../../lazy-module.js';
 import type { InputState } from '../context/input-rounds.js';
 import type { RequestStateKeys } from '../../state/cluster-membership.js';
 
@@ -19,7 +18,8 @@ export function requestStateCodec(
   if (typeof key === 'object' && 'current' in key) return keyringCodec(key);
   if (key !== undefined) return createRequestStateCodec<InputState>({ key, bind });
   let codec: RequestStateCodec<InputState> | undefined;
-  const made = () => (codec ??= createRequestStateCodec<InputState>({ key: nodeCrypto().randomBytes(32), bind }));
+  const made = () =>
+    (codec ??= createRequestStateCodec<InputState>({ key: crypto.getRandomValues(new Uint8Array(32)), bind }));
   return {
     mint: (payload, ctx) => made().mint(payload, ctx),
     verify: (state, ctx) => made().verify(state, ctx),

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'node:events';
+import { EventEmitter } from 'eventemitter3';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
 import type { ToolStateError } from '../../errors.js';
@@ -92,10 +92,13 @@ export interface TaskEventInfo {
  * The server's typed event emitter (`server.events.on('toolToggled', ...)`), so an app can
  * log, meter and persist its disabled set. Listeners run synchronously; a throwing
  * listener is reported to the server's logger and never breaks a request.
+ * The emitter is `eventemitter3` (Node's `EventEmitter` API without `node:events`, so the server also
+ * runs on workerd): `on`, `once`, `off`, `addListener`, `removeListener`, `removeAllListeners`,
+ * `listeners`, `listenerCount`, `eventNames`, and it works with `events.once()` / `events.on()`.
  */
 export class ServerEvents extends EventEmitter<ServerEventMap> {
   constructor(private readonly onListenerError: (error: unknown) => void) {
-    super({ captureRejections: false });
+    super();
   }
 
   /** Emits without letting a listener's exception escape into protocol code. */

@@ -1,16 +1,23 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { DocumentStore } from '../../documents/document-store.js';
+import type { DocumentBackend } from './document-support.js';
 import { DuplicateResourceError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
 import { normalizeUri } from '../../resources/uri-normalization.js';
 
+/** `node:url` where the runtime has Node's built-ins; reached lazily so this module loads on workerd too. */
+function nodeUrl(): typeof import('node:url') | undefined {
+  const getBuiltin = (globalThis as { process?: Partial<NodeJS.Process> }).process?.getBuiltinModule;
+  return getBuiltin?.('node:url') as typeof import('node:url') | undefined;
+}
+
 /** URIs compare in their normal form (`normalizeUri`); `file:` URIs by the file they name (`file:///a%20b` and `file:///a b` are one file). */
 function canonical(uri: string): string {
   const normal = normalizeUri(uri); // RFC 3986 section 6.2.2: the form every lookup compares
   if (!normal.startsWith('file:')) return normal;
+  const url = nodeUrl();
+  if (!url) return normal; // no file system here (workerd): no document can share the URI
   try {
-    return pathToFileURL(fileURLToPath(normal)).href;
+    return url.pathToFileURL(url.fileURLToPath(normal)).href;
   } catch {
     return normal;
   }
@@ -38,7 +45,7 @@ export class UriResolver {
 
   constructor(
     private readonly resources: ResourceRegistry,
-    private readonly documents: DocumentStore,
+    private readonly documents: DocumentBackend,
     logger: Logger,
   ) {
     for (const listed of resources.list()) this.#resourceUris.add(canonical(listed.uri));

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteResult, type Server } from '@modelcontextprotocol/server';
 import { emptyCompleteResult, toCompleteResult, type CompleteFunction } from '../../completions/completion.js';
-import type { DocumentStore } from '../../documents/document-store.js';
+import type { DocumentBackend } from '../server/document-support.js';
 import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import { admits } from '../../registry/access-rule.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
@@ -12,7 +12,7 @@ import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 export interface CompletionSources {
   readonly prompts: PromptRegistry;
   readonly resources: ResourceRegistry;
-  readonly documents: DocumentStore;
+  readonly documents: DocumentBackend;
 }
 
 /**

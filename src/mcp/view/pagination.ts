@@ -1,3 +1,4 @@
+import { base64UrlToText, textToBase64Url } from '../../bytes.js';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /** Default page size of paginated lists (`resources/list`), in entries. */
@@ -29,13 +30,13 @@ export function paginate<T>(
 }
 
 function encodeCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString('base64url');
+  return textToBase64Url(`o:${offset}`);
 }
 
 function decodeCursor(cursor: unknown): number {
   if (typeof cursor !== 'string')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: not a string.');
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^o:(\d{1,9})$/.exec(base64UrlToText(cursor));
   if (!match)
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,

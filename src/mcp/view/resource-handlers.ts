@@ -5,7 +5,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { DocumentResource, DocumentStore } from '../../documents/document-store.js';
+import type { DocumentResource } from '../../documents/document-store.js';
+import type { DocumentBackend } from '../server/document-support.js';
 import { InvalidPathError, ResourceNotFoundError } from '../../errors.js';
 import { admits } from '../../registry/access-rule.js';
 import type { RequestContext } from '../../registry/request-context.js';
@@ -19,7 +20,7 @@ import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 /** What the resource handlers read: file documents and in-memory resources / templates. */
 export interface ResourceSources {
-  readonly documents: DocumentStore;
+  readonly documents: DocumentBackend;
   readonly resources: ResourceRegistry;
   /** Reports a template `list()` that failed (its entries are left out of `resources/list`). */
   onError(error: unknown): void;
@@ -31,7 +32,7 @@ export interface ResourceSources {
 
 /** Wire entries of the documents, rebuilt only when the store's list changes (it is cached there too). */
 const documentEntryCache = new WeakMap<readonly DocumentResource[], readonly Resource[]>();
-function documentEntries(documents: DocumentStore): readonly Resource[] {
+function documentEntries(documents: DocumentBackend): readonly Resource[] {
   const list = documents.list();
   let entries = documentEntryCache.get(list);
   if (!entries) {

@@ -15,7 +15,6 @@ import {
   TASKS_EXTENSION_ID,
   tasksExtensionRequired,
 } from './task-wire.js';
-import { nodeCrypto } from '../../lazy-module.js';
 import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
@@ -52,9 +51,9 @@ export function installTaskHandlers(
   const taskDeps: TaskCallDeps = {
     ...deps,
     manager,
-    // Made on first use: most views never create a task, and node:crypto costs ms to load (W0).
+    // Made on first use: most views never create a task (a UUID per view would cost every request).
     get viewId() {
-      return (viewId ??= nodeCrypto().randomUUID());
+      return (viewId ??= crypto.randomUUID());
     },
     onCreated: (task) => {
       if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);

@@ -1,5 +1,5 @@
 import type { RequestStateCodec, Server, ServerCapabilities } from '@modelcontextprotocol/server';
-import type { DocumentStore } from '../../documents/document-store.js';
+import type { DocumentBackend } from '../server/document-support.js';
 import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import type { Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
@@ -24,7 +24,7 @@ import { ViewTools } from './view-tools.js';
 export interface ViewModel {
   readonly serverInfo: ServerInfo;
   readonly registry: ToolRegistry;
-  readonly documents: DocumentStore;
+  readonly documents: DocumentBackend;
   /** Registered prompts (`prompts/*`, completion of their arguments). */
   readonly prompts: PromptRegistry;
   /** In-memory / computed resources and resource templates. */

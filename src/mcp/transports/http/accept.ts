@@ -21,17 +21,33 @@ const REQUIRED: Partial<Record<string, readonly string[]>> = {
  * @returns undefined when acceptable, else the 406 message to answer with.
  */
 export function acceptRefusal(req: ExpressRequest): string | undefined {
-  const required = REQUIRED[req.method];
-  if (!required) return undefined;
-  const header = req.headers.accept;
-  const missing = !header?.trim() ? required : required.filter((type) => req.accepts(type) === false);
+  const checked = checkAccept(req.method, req.headers.accept, (type) => req.accepts(type) !== false);
+  if (checked.refusal === undefined && checked.rewritten) setRequestHeader(req, 'Accept', checked.rewritten);
+  return checked.refusal;
+}
+
+/**
+ * The runtime-neutral part of {@link acceptRefusal}: `accepts(type)` answers whether the header's
+ * media ranges allow `type` (RFC 9110). Returns the 406 message, or the plain list to rewrite the
+ * header to (for methods that need one).
+ */
+export function checkAccept(
+  method: string,
+  header: string | undefined,
+  accepts: (type: string) => boolean,
+): { refusal?: string; rewritten?: string } {
+  const required = REQUIRED[method];
+  if (!required) return {};
+  const missing = !header?.trim() ? required : required.filter((type) => !accepts(type));
   if (missing.length > 0) {
-    return required.length > 1
-      ? `Not Acceptable: Client must accept both ${required.join(' and ')}`
-      : `Not Acceptable: Client must accept ${required[0]}`;
+    return {
+      refusal:
+        required.length > 1
+          ? `Not Acceptable: Client must accept both ${required.join(' and ')}`
+          : `Not Acceptable: Client must accept ${required[0]}`,
+    };
   }
-  setRequestHeader(req, 'Accept', required.join(', '));
-  return undefined;
+  return { rewritten: required.join(', ') };
 }
 
 /** Whether a request's `Accept` allows an event-stream response (RFC 9110; an absent header does not count). */

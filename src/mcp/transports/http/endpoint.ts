@@ -1,22 +1,15 @@
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type AuthInfo,
-  type McpHttpHandler,
-  type Server,
-} from '@modelcontextprotocol/server';
+import { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type Server } from '@modelcontextprotocol/server';
 import type { Express } from 'express';
-import type { Logger } from '../../../logger.js';
 import { checkSdkSseWriter } from '../../sdk-internals/cached-sse-writer.js';
-import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
-import type { ChangeSink } from '../../server/live-views.js';
+import type { TransportHost } from '../../server/transport-host.js';
 import type { InFlightCalls } from '../../server/in-flight-calls.js';
 import { ResourceServer } from '../../../auth/resource-server.js';
 import { mountResourceMetadata, resourceServerHook } from './authorization.js';
 import { answerClientError } from './client-error.js';
-import { scopeGate, type RequiredScopesOf } from './scope-gate.js';
+import { scopeGate } from './scope-gate.js';
 import { createModernLeg, eraRouter } from './era-router.js';
+import { createModernHandler, type ModernHandler } from './modern-handler.js';
 import { authGuard, corsGuard, hostOriginGuard, methodGuard } from './guards.js';
 import { mountHealthRoutes, type ReadinessReport } from './health.js';
 import { jsonBody } from './json-body.js';
@@ -40,27 +33,12 @@ export interface HttpServerAddress {
   readonly url: string;
 }
 
-/** What the endpoint needs from the server that owns it (`HttpMcpServer`). */
-export interface EndpointHost {
-  readonly logger: Logger;
-  /** The server's name (the default `resource_name` of the OAuth metadata). */
-  readonly serverName: string;
+/** What the endpoint needs from the server that owns it (`HttpMcpServer`): its transport host and the legacy sessions' needs. */
+export interface EndpointHost extends TransportHost {
   /** The running tool calls of every view (a dead connection or closing session aborts its own). */
   readonly calls: InFlightCalls;
-  /** A per-request view (2026-07-28, stateless legacy). */
-  createRequestScopedServer(): Server;
   /** A tracked, long-lived view for a new legacy session. */
   createSessionView(authInfo: AuthInfo | undefined): Server;
-  /** Adds the modern handler's notifier to the change fan-out; returns its remover. */
-  addSink(sink: ChangeSink): () => void;
-  /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */
-  requiredScopes: RequiredScopesOf;
-  /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
-  inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
-  /** True while the server is running (readiness). */
-  isRunning(): boolean;
-  /** The upstream servers' states, for the readiness route. */
-  upstreams?(): ReadonlyArray<{ name: string; state: string; tools: number }>;
   /** A legacy session was created or closed. */
   onSessionEvent(event: HttpSessionEvent): void;
 }
@@ -79,8 +57,7 @@ export class HttpEndpoint {
   readonly #app: Express;
   /** Set with the `authorization` option: verifies OAuth tokens (src/auth). */
   readonly resourceServer?: ResourceServer;
-  #modern?: McpHttpHandler;
-  #removeSink?: () => void;
+  #modern?: ModernHandler;
   #http?: import('node:http').Server | import('node:https').Server;
   #address?: HttpServerAddress;
   #mounted = false;
@@ -141,7 +118,6 @@ export class HttpEndpoint {
   /** Closes every session (`shutdown`), the modern handler's streams and every socket. */
   async close(): Promise<void> {
     this.sessions.stopSweeper();
-    this.#removeSink?.();
     await this.sessions.closeAll('shutdown');
     await this.#modern?.close();
     const server = this.#http;
@@ -170,23 +146,10 @@ export class HttpEndpoint {
     const onSdkMismatch = (reason: string) =>
       logger.warn({ reason }, 'SDK internals changed: the cached SSE writer is off, the SDK writer is used');
     checkSdkSseWriter(onSdkMismatch);
-    checkQuietCallKeepalive((reason) =>
-      logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
-    );
     const logError = (error: unknown) => logger.error({ err: error }, 'MCP HTTP request failed');
     const bridge = createWebBridge(logError);
-    const modern = createMcpHandler(
-      () => keepQuietCallsAlive(this.#host.createRequestScopedServer(), options.keepAliveMs),
-      {
-        legacy: 'reject',
-        onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
-        keepAliveMs: options.keepAliveMs,
-        maxRequestBodySize: options.maxRequestBodyBytes,
-        maxSubscriptions: options.maxListenStreams,
-      },
-    );
-    this.#modern = modern;
-    this.#removeSink = this.#host.addSink(modern.notify);
+    this.#modern = createModernHandler(this.#host, options);
+    const modern = this.#modern.handler;
     const legacy = options.stateless
       ? createStatelessLeg(
           () => this.#host.createRequestScopedServer(),

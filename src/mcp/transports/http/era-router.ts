@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import {
   classifyInboundRequest,
   PROTOCOL_VERSION_META_KEY,
@@ -56,22 +55,26 @@ function plainModernRequest(body: unknown): boolean {
 /**
  * Whether a request belongs to the handshake era (2025-11-25 and earlier), decided
  * exactly as the SDK's `isLegacyRequest` decides it but from the already-parsed body
- * and the Node headers, without building a web `Request` (and, for plain legacy
+ * and the request's headers (`header(name)`, lower-case names), without building a web `Request` (and, for plain legacy
  * messages, without the classifier's schema checks): non-POST methods, POSTs
  * without a JSON body, and POSTs whose JSON-RPC message carries no 2026-07-28 `_meta`
  * envelope claim are legacy; everything else (including malformed modern requests,
  * whose errors the modern handler owns) is modern.
  */
-export function isLegacyHttpRequest(req: IncomingMessage, body: unknown): boolean {
-  if (req.method !== 'POST' || body === undefined) return true;
-  const versionHeader = header(req, 'mcp-protocol-version');
+export function isLegacyHttpRequest(
+  method: string | undefined,
+  header: (name: string) => string | undefined,
+  body: unknown,
+): boolean {
+  if (method !== 'POST' || body === undefined) return true;
+  const versionHeader = header('mcp-protocol-version');
   if (plainLegacyMessage(body, versionHeader)) return true;
   if (plainModernRequest(body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
     protocolVersionHeader: versionHeader,
-    mcpMethodHeader: header(req, 'mcp-method'),
-    mcpNameHeader: header(req, 'mcp-name'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
     body,
   });
   return outcome.kind === 'legacy';
@@ -89,7 +92,11 @@ export function createModernLeg(
   inputSchema: (tool: string, auth: AuthInfo | undefined) => unknown = () => undefined,
 ): LegHandler {
   return async (req, res, body) => {
-    const refusal = toolCallHeaderRefusal(body, req.headers, (tool) => inputSchema(tool, req.auth));
+    const joined = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    const refusal = toolCallHeaderRefusal(body, joined, (tool) => inputSchema(tool, req.auth));
     if (refusal) return sendHeaderMismatch(res, body, refusal);
     const streamable = acceptsEventStream(req as unknown as ExpressRequest);
     return bridge(req, res, (request) => {
@@ -108,7 +115,7 @@ export function createModernLeg(
 export function eraRouter(legacy: LegHandler, modern: LegHandler, onError: (error: unknown) => void): RequestHandler {
   return (req: ExpressRequest, res) => {
     const body: unknown = req.body;
-    const isLegacy = isLegacyHttpRequest(req, body);
+    const isLegacy = isLegacyHttpRequest(req.method, (name) => header(req, name), body);
     const refusal = isLegacy ? acceptRefusal(req) : undefined;
     if (refusal) return sendRpcError(res, 406, HttpRpcError.SERVER_ERROR, refusal);
     const leg = isLegacy ? legacy : modern;

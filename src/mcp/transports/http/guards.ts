@@ -1,18 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import {
-  bearerAuthChallengeResponse,
-  OAuthError,
-  validateHostHeader,
-  validateOriginHeader,
-  type AuthInfo,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { AuthenticationError } from '../../../errors.js';
+import { authenticateWith, hostOriginRefusal, methodRefusal } from './checks.js';
 import { lazyRequire } from '../../../lazy-module.js';
 import type { Logger } from '../../../logger.js';
 import type { AuthenticateHook } from './options.js';
-import { HttpRpcError, sendRpcError } from './responses.js';
+import { sendHttpRefusal } from './responses.js';
 
 const loadCors = lazyRequire<typeof import('cors')>('cors');
 
@@ -54,65 +48,32 @@ export function corsGuard(options: CorsOptions): RequestHandler {
   });
 }
 
-/** The methods the MCP endpoint serves (MCP "Streamable HTTP": POST messages, GET a stream, DELETE a session). */
-const ENDPOINT_METHODS = new Set(['GET', 'POST', 'DELETE']);
-
 /**
- * 405 Method Not Allowed (RFC 9110 section 15.5.6, with the `Allow` header it requires) and a
- * JSON-RPC error body for any other method on the MCP endpoint (PUT, PATCH, HEAD, OPTIONS
- * without CORS), instead of letting the transport read it as a malformed MCP request (400).
- * Runs after the CORS guard, which answers preflights itself; with CORS on, `Allow` lists
- * OPTIONS too.
+ * 405 Method Not Allowed and a JSON-RPC error body for any other method than GET, POST and DELETE on
+ * the MCP endpoint (see {@link methodRefusal}), instead of letting the transport read it as a
+ * malformed MCP request (400). Runs after the CORS guard, which answers preflights itself.
  */
 export function methodGuard(cors: boolean): RequestHandler {
-  const allow = cors ? 'GET, POST, DELETE, OPTIONS' : 'GET, POST, DELETE';
   return (req, res, next) => {
-    if (ENDPOINT_METHODS.has(req.method)) return next();
-    sendRpcError(res, 405, HttpRpcError.SERVER_ERROR, `Method not allowed: ${req.method} (use POST, GET or DELETE).`, {
-      Allow: allow,
-    });
+    const refusal = methodRefusal(req.method, cors);
+    if (!refusal) return next();
+    sendHttpRefusal(res, refusal);
   };
 }
 
-/**
- * DNS-rebinding protection (MCP Streamable HTTP, security warning): 403 with a
- * JSON-RPC error when the `Host` hostname is not in `allowedHosts` or a present
- * `Origin` hostname is not in `allowedOrigins` (ports ignored; an absent list skips
- * that check).
- */
+/** DNS-rebinding protection: 403 with a JSON-RPC error (see {@link hostOriginRefusal}). */
 export function hostOriginGuard(allowedHosts?: string[], allowedOrigins?: string[]): RequestHandler {
   return (req, res, next) => {
-    if (allowedHosts) {
-      const host = validateHostHeader(req.headers.host, allowedHosts);
-      if (!host.ok) return sendRpcError(res, 403, HttpRpcError.SERVER_ERROR, `Forbidden: ${host.message}`);
-    }
-    if (allowedOrigins) {
-      const origin = validateOriginHeader(req.headers.origin, allowedOrigins);
-      if (!origin.ok) return sendRpcError(res, 403, HttpRpcError.SERVER_ERROR, `Forbidden: ${origin.message}`);
-    }
-    next();
+    const refusal = hostOriginRefusal(req.headers.host, req.headers.origin, allowedHosts, allowedOrigins);
+    if (!refusal) return next();
+    sendHttpRefusal(res, refusal);
   };
 }
 
-/** Turns what the hook threw into the answer: status, challenge and a message safe to show. */
-function refusalOf(error: unknown, resourceMetadataUrl: string | undefined): AuthenticationError {
-  if (error instanceof AuthenticationError) return error;
-  if (error instanceof OAuthError && (error.code === 'invalid_token' || error.code === 'insufficient_scope')) {
-    // The SDK's bearer helpers (verifyBearerToken) throw these; answer as its own gate does (RFC 6750 section 3).
-    const challenge = bearerAuthChallengeResponse(error, { resourceMetadataUrl }).headers.get('www-authenticate');
-    const status = error.code === 'insufficient_scope' ? 403 : 401;
-    return new AuthenticationError(`Unauthorized: ${error.message}`, { status, challenge: challenge ?? undefined });
-  }
-  return new AuthenticationError('Unauthorized: invalid credentials');
-}
-
 /**
- * Runs the app's `authenticate` hook on every request but CORS preflights. On
- * success the auth info is stored as `req.auth` (the SDK's convention) for both eras;
- * `undefined`/`null` or a throw answers 401 with `WWW-Authenticate`: an
- * `AuthenticationError` chooses status, challenge and message; the SDK's `OAuthError`
- * (`invalid_token` 401, `insufficient_scope` 403) gets the SDK's bearer challenge; the
- * messages of other errors are not sent to the client.
+ * Runs the app's `authenticate` hook on every request but CORS preflights (see
+ * {@link authenticateWith}). On success the auth info is stored as `req.auth` (the SDK's
+ * convention) for both eras; otherwise the refusal (401/403 with `WWW-Authenticate`) is sent.
  */
 export function authGuard(
   authenticate: AuthenticateHook,
@@ -120,22 +81,12 @@ export function authGuard(
   resourceMetadataUrl: string | undefined,
   logger: Logger,
 ): RequestHandler {
+  const settings = { defaultChallenge, resourceMetadataUrl, logger };
   return async (req, res, next) => {
     if (req.method === 'OPTIONS') return next();
-    let refusal: AuthenticationError;
-    try {
-      const auth = await authenticate(req);
-      if (auth) {
-        (req as AuthedRequest).auth = auth;
-        return next();
-      }
-      refusal = new AuthenticationError('Unauthorized: authentication required');
-    } catch (error) {
-      logger.debug({ err: error }, 'authenticate() refused a request');
-      refusal = refusalOf(error, resourceMetadataUrl);
-    }
-    sendRpcError(res, refusal.status, HttpRpcError.SERVER_ERROR, refusal.message, {
-      'WWW-Authenticate': refusal.challenge ?? defaultChallenge,
-    });
+    const outcome = await authenticateWith(() => authenticate(req), settings);
+    if ('refusal' in outcome) return sendHttpRefusal(res, outcome.refusal);
+    (req as AuthedRequest).auth = outcome.auth;
+    next();
   };
 }

@@ -1,15 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { RequestHandler } from 'express';
-import { checkJsonRpcMessage } from '../../wire/json-rpc-shape.js';
-import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
+import { BODY_CUT_OFF, bodyHeaderRefusal, parseJsonRpcBody, payloadTooLarge, type HttpRefusal } from './checks.js';
+import { sendRpcError, sendRpcRefusal } from './responses.js';
 
 /** Why a body was refused: the HTTP status and the JSON-RPC error to answer with. */
-interface BodyRefusal {
-  status: number;
-  code: number;
-  message: string;
-}
+type BodyRefusal = HttpRefusal;
 
 /**
  * How much of an oversized body is still read (and thrown away) before the 413 goes out:
@@ -17,26 +12,6 @@ interface BodyRefusal {
  * reset instead of the answer. Past these bounds the 413 is sent and the connection closed.
  */
 export const OVERSIZED_BODY_DRAIN = Object.freeze({ maxBytes: 64 * 1024 * 1024, maxMs: 5_000 });
-
-const UTF8_CHARSET = /;\s*charset\s*=\s*"?(utf-?8)"?\s*(;|$)/i;
-const ANY_CHARSET = /;\s*charset\s*=/i;
-
-/** What a POST's headers say before any byte is read: a refusal, or undefined to read on. */
-function refuseByHeaders(req: IncomingMessage): BodyRefusal | undefined {
-  const type = req.headers['content-type'];
-  if (!isJsonContentType(type) || (ANY_CHARSET.test(type ?? '') && !UTF8_CHARSET.test(type ?? ''))) {
-    return {
-      status: 415,
-      code: HttpRpcError.SERVER_ERROR,
-      message: 'Unsupported Media Type: Content-Type must be application/json (UTF-8)',
-    };
-  }
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    return { status: 415, code: HttpRpcError.SERVER_ERROR, message: `Unsupported Content-Encoding: ${encoding}` };
-  }
-  return undefined;
-}
 
 /**
  * Reads and discards the rest of a request body, resolving when it ended, failed, or
@@ -61,13 +36,7 @@ function drain(req: IncomingMessage, received: number): Promise<void> {
   });
 }
 
-function tooLarge(limit: number): BodyRefusal {
-  return {
-    status: 413,
-    code: HttpRpcError.SERVER_ERROR,
-    message: `Payload Too Large: request body must not exceed ${limit} bytes`,
-  };
-}
+const tooLarge = payloadTooLarge;
 
 /**
  * Reads the whole body; when more than `limit` bytes arrive (or are declared) the rest is
@@ -96,8 +65,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRef
       } else chunks.push(chunk);
     };
     const onEnd = () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    const onError = () =>
-      finish({ status: 400, code: HttpRpcError.SERVER_ERROR, message: 'Bad Request: the request body was cut off' });
+    const onError = () => finish(BODY_CUT_OFF);
     req.on('data', onData).once('end', onEnd).once('error', onError).once('aborted', onError);
   });
 }
@@ -120,7 +88,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | BodyRef
 export function jsonBody(limit: number): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
-    const refused = refuseByHeaders(req);
+    const refused = bodyHeaderRefusal(req.headers['content-type'], req.headers['content-encoding']);
     const answer = (refusal: BodyRefusal) =>
       sendRpcError(
         res,
@@ -132,17 +100,10 @@ export function jsonBody(limit: number): RequestHandler {
     if (refused) return answer(refused);
     readBody(req, limit).then((raw) => {
       if (!Buffer.isBuffer(raw)) return answer(raw);
-      try {
-        req.body = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
-      } catch {
-        return answer({ status: 400, code: HttpRpcError.PARSE_ERROR, message: 'Parse error: Invalid JSON' });
-      }
-      if (req.body === undefined) {
-        return answer({ status: 400, code: HttpRpcError.PARSE_ERROR, message: 'Parse error: empty request body' });
-      }
-      // Valid JSON that is not a JSON-RPC message (or a batch) is -32600, not -32700 (JSON-RPC 2.0 section 5.1).
-      const checked = checkJsonRpcMessage(req.body);
-      if ('refusal' in checked) return sendRpcRefusal(res, 400, checked.refusal);
+      const parsed = parseJsonRpcBody(raw.toString('utf8'));
+      if ('refusal' in parsed) return answer(parsed.refusal);
+      if ('response' in parsed) return sendRpcRefusal(res, 400, parsed.response);
+      req.body = parsed.body;
       next();
     }, next);
   };

@@ -223,10 +223,14 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(host) || host.startsWith('127.');
 }
 
-function positive(name: string, value: number, allowZero: boolean): number {
+/**
+ * `value` when it is a finite number >= 0 (> 0 unless `allowZero`).
+ * @throws RangeError naming `owner` and the option otherwise.
+ */
+export function positive(name: string, value: number, allowZero: boolean, owner = 'HttpMcpServer'): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
     throw new RangeError(
-      `HttpMcpServer option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+      `${owner} option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
     );
   }
   return value;
@@ -237,7 +241,7 @@ function positive(name: string, value: number, allowZero: boolean): number {
  * a full origin such as `https://app.example.com:8443` is accepted too and reduced to its
  * hostname. `<scheme>://*` wildcards pass through.
  */
-function originHostname(entry: string): string {
+export function originHostname(entry: string): string {
   if (!entry.includes('://') || entry.endsWith('://*')) return entry;
   try {
     return new URL(entry).hostname;
@@ -257,44 +261,46 @@ function resolveHttps(https: HttpsOptions): HttpsOptions {
   return https;
 }
 
+/** The options `HttpMcpServer` and `toFetchHandler` share, as given. */
+export interface SharedEndpointInput {
+  authorization?: unknown;
+  authenticate?: unknown;
+  path?: string;
+  authChallenge?: string;
+  resourceMetadataUrl?: string;
+  maxRequestBodyBytes?: number;
+  keepAliveMs?: number;
+  maxListenStreams?: number;
+}
+
+/** The options `HttpMcpServer` and `toFetchHandler` share, with their defaults. */
+export type SharedEndpointOptions = Pick<
+  ResolvedHttpOptions,
+  'path' | 'authChallenge' | 'resourceMetadataUrl' | 'maxRequestBodyBytes' | 'keepAliveMs' | 'maxListenStreams'
+>;
+
 /**
- * Applies the documented defaults.
- * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
- * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
+ * Applies the defaults of the options both endpoints share (`owner` names the endpoint in errors).
+ * @throws InvalidOptionsError for `authorization` together with `authenticate`.
+ * @throws RangeError on a negative or non-numeric size or interval, or a path without a leading `/`.
  */
-export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
-  assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
+export function resolveSharedEndpointOptions(
+  owner: string,
+  options: SharedEndpointInput,
+  serverName: string,
+): SharedEndpointOptions {
   if (options.authorization && options.authenticate) {
     throw new InvalidOptionsError(
-      'HttpMcpServer option',
+      `${owner} option`,
       ['authenticate'],
-      'HttpMcpServer options authorization and authenticate exclude each other: authorization verifies OAuth tokens itself.',
+      `${owner} options authorization and authenticate exclude each other: authorization verifies OAuth tokens itself.`,
     );
   }
-  const host = options.host ?? '127.0.0.1';
-  const protect =
-    options.dnsRebindingProtection ??
-    (isLoopbackHost(host) || options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new RangeError(`HttpMcpServer option path must start with "/", got "${path}"`);
-  const cors = options.cors === true ? {} : options.cors || undefined;
+  if (!path.startsWith('/')) throw new RangeError(`${owner} option path must start with "/", got "${path}"`);
   return {
-    host,
-    port: positive('port', options.port ?? 3000, true),
     path,
-    https: options.https && resolveHttps(options.https),
-    stateless: options.stateless ?? false,
-    sessionIdleTimeoutMs: positive(
-      'sessionIdleTimeoutMs',
-      options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
-      true,
-    ),
-    maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
-    sessionLimitPolicy: options.sessionLimitPolicy ?? 'evict-lru',
-    maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false),
-    allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
-    allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,
-    cors,
+    maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false, owner),
     authChallenge:
       options.authChallenge ??
       (options.resourceMetadataUrl
@@ -305,10 +311,43 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
       'maxRequestBodyBytes',
       options.maxRequestBodyBytes ?? DEFAULT_MAX_REQUEST_BODY_SIZE,
       false,
+      owner,
     ),
+    keepAliveMs: positive('keepAliveMs', options.keepAliveMs ?? 15_000, true, owner),
+  };
+}
+
+/**
+ * Applies the documented defaults.
+ * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
+ * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
+ */
+export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
+  assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
+  const shared = resolveSharedEndpointOptions('HttpMcpServer', options, serverName);
+  const host = options.host ?? '127.0.0.1';
+  const protect =
+    options.dnsRebindingProtection ??
+    (isLoopbackHost(host) || options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
+  const cors = options.cors === true ? {} : options.cors || undefined;
+  return {
+    ...shared,
+    host,
+    port: positive('port', options.port ?? 3000, true),
+    https: options.https && resolveHttps(options.https),
+    stateless: options.stateless ?? false,
+    sessionIdleTimeoutMs: positive(
+      'sessionIdleTimeoutMs',
+      options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
+      true,
+    ),
+    maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
+    sessionLimitPolicy: options.sessionLimitPolicy ?? 'evict-lru',
+    allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
+    allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,
+    cors,
     healthPath: options.healthPath ?? '/health',
     readyPath: options.readyPath ?? '/ready',
-    keepAliveMs: positive('keepAliveMs', options.keepAliveMs ?? 15_000, true),
     ping: resolvePing('HttpMcpServer', options),
   };
 }

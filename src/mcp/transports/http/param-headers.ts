@@ -5,7 +5,8 @@
  * reject a missing, undecodable or different one with HTTP 400 and JSON-RPC -32020
  * (HeaderMismatch). Values are literal, or `=?base64?<Base64 of the UTF-8 value>?=`.
  */
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { base64ToText, textToBase64 } from '../../../bytes.js';
 import { scanParamHeaders, type ParamHeaderDeclaration } from '../../../registry/param-header-rules.js';
 import { isPlainObject as isObject } from '../../wire/plain-object.js';
 
@@ -39,8 +40,8 @@ export function decodeParamHeader(value: string): string | undefined {
   if (!wrapped) return value;
   const base64 = wrapped[1] ?? '';
   if (!STRICT_BASE64.test(base64)) return undefined;
-  const text = Buffer.from(base64, 'base64').toString('utf8');
-  return Buffer.from(text, 'utf8').toString('base64') === base64 ? text : undefined;
+  const text = base64ToText(base64);
+  return textToBase64(text) === base64 ? text : undefined;
 }
 
 function valueAt(args: unknown, path: readonly string[]): unknown {
@@ -78,11 +79,12 @@ export function paramHeaderMismatch(
 /**
  * For a 2026-07-28 `tools/call` whose tool declares `x-mcp-header` properties: why its
  * `Mcp-Param-*` headers must be refused, or undefined (also for any other request).
+ * @param header - a request header's value by lower-case name (repeated headers joined with `, `).
  * @param inputSchema - the listed input schema of a tool the caller may call, by name.
  */
 export function toolCallHeaderRefusal(
   body: unknown,
-  headers: IncomingHttpHeaders,
+  header: (name: string) => string | undefined,
   inputSchema: (tool: string) => unknown,
 ): string | undefined {
   if (!isObject(body) || body.method !== 'tools/call' || !isObject(body.params)) return undefined;
@@ -90,21 +92,19 @@ export function toolCallHeaderRefusal(
   if (typeof name !== 'string') return undefined;
   const declarations = paramHeaders(inputSchema(name));
   if (declarations.length === 0) return undefined;
-  return paramHeaderMismatch(declarations, args, (header) => {
-    const value = headers[header];
-    return Array.isArray(value) ? value.join(', ') : value;
-  });
+  return paramHeaderMismatch(declarations, args, header);
 }
 
 /** Answers HTTP 400 with a JSON-RPC HeaderMismatch (-32020) error echoing the request id. */
 export function sendHeaderMismatch(res: ServerResponse, body: unknown, reason: string): void {
   if (res.headersSent) return;
-  const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-  const payload = JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    error: { code: HEADER_MISMATCH, message: `Bad Request: ${reason}` },
-  });
+  const payload = headerMismatchJson(body, reason);
   res.writeHead(400, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
   res.end(payload);
+}
+
+/** The JSON text of a HeaderMismatch (-32020) error response echoing the request id (HTTP 400). */
+export function headerMismatchJson(body: unknown, reason: string): string {
+  const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: HEADER_MISMATCH, message: `Bad Request: ${reason}` } });
 }

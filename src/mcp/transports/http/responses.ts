@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { RefusalResponse } from '../../wire/json-rpc-shape.js';
+import type { HttpRefusal } from './checks.js';
 
 /**
  * JSON-RPC error codes the HTTP layer answers with (JSON-RPC 2.0 section 5.1, MCP Streamable
@@ -43,4 +44,9 @@ export function sendRpcRefusal(res: ServerResponse, status: number, refusal: Ref
   const body = JSON.stringify(refusal);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** Answers an HTTP request with a {@link HttpRefusal} (JSON-RPC error, `id: null`, its extra headers). */
+export function sendHttpRefusal(res: ServerResponse, refusal: HttpRefusal): void {
+  sendRpcError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
 }

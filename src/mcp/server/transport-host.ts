@@ -1,0 +1,43 @@
+import type { AuthInfo, Server } from '@modelcontextprotocol/server';
+import type { Logger } from '../../logger.js';
+import type { ChangeSink } from './live-views.js';
+
+/**
+ * What a transport that builds a view per request needs from its server: the HTTP endpoint of
+ * `HttpMcpServer` and the web-standard fetch handler (`toFetchHandler`) both serve from it, so they
+ * share one registry, one set of toggles and one fan-out.
+ */
+export interface TransportHost {
+  readonly logger: Logger;
+  /** The server's name (the default `resource_name` of the OAuth metadata, the default auth realm). */
+  readonly serverName: string;
+  /** A per-request view (2026-07-28, stateless legacy): untracked; changes reach it through a sink. */
+  createRequestScopedServer(): Server;
+  /** Adds a modern handler's notifier to the change fan-out; returns its remover. */
+  addSink(sink: ChangeSink): () => void;
+  /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */
+  requiredScopes(method: string, params: Record<string, unknown>): readonly string[] | undefined;
+  /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
+  inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
+  /** True while the server is between `start()` and `stop()`. */
+  isRunning(): boolean;
+  /** The upstream servers' states, for the readiness route. */
+  upstreams(): ReadonlyArray<{ name: string; state: string; tools: number }>;
+}
+
+const hosts = new WeakMap<object, TransportHost>();
+
+/** Called once by the `BaseMcpServer` constructor. */
+export function setTransportHost(server: object, host: TransportHost): void {
+  hosts.set(server, host);
+}
+
+/**
+ * The transport host of `server`, for the toolkit's own transports (not public API).
+ * @throws TypeError when `server` is not a `BaseMcpServer`.
+ */
+export function transportHostOf(server: object): TransportHost {
+  const host = hosts.get(server);
+  if (!host) throw new TypeError('Expected an mcp-toolkit server (an instance of a BaseMcpServer subclass).');
+  return host;
+}

@@ -1,0 +1,45 @@
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
+import type { TransportHost } from '../../server/transport-host.js';
+
+/** Limits of the 2026-07-28 handler (the endpoint's resolved options). */
+export interface ModernHandlerSettings {
+  keepAliveMs: number;
+  maxRequestBodyBytes: number;
+  maxListenStreams: number;
+}
+
+/** The SDK's 2026-07-28 handler of a server, joined to its change fan-out. */
+export interface ModernHandler {
+  readonly handler: McpHttpHandler;
+  /** Leaves the fan-out and closes the handler's `subscriptions/listen` streams. */
+  close(): Promise<void>;
+}
+
+/**
+ * The SDK's per-request handler (`createMcpHandler`, legacy requests rejected: the caller routes them)
+ * over the server's per-request views, quiet calls kept alive with SSE comments, and its notifier added
+ * to the server's change fan-out, so a toggle reaches every `subscriptions/listen` stream once. Shared by
+ * `HttpMcpServer`'s endpoint and the fetch handler.
+ */
+export function createModernHandler(host: TransportHost, settings: ModernHandlerSettings): ModernHandler {
+  const { logger } = host;
+  checkQuietCallKeepalive((reason) =>
+    logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
+  );
+  const handler = createMcpHandler(() => keepQuietCallsAlive(host.createRequestScopedServer(), settings.keepAliveMs), {
+    legacy: 'reject',
+    onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
+    keepAliveMs: settings.keepAliveMs,
+    maxRequestBodySize: settings.maxRequestBodyBytes,
+    maxSubscriptions: settings.maxListenStreams,
+  });
+  const removeSink = host.addSink(handler.notify);
+  return {
+    handler,
+    close: async () => {
+      removeSink();
+      await handler.close();
+    },
+  };
+}
