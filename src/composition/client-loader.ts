@@ -42,7 +42,11 @@ export async function createUpstreamTransport(
     });
     return { transport, pid: () => undefined };
   }
-  const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+  // Through importOptional (a specifier bundlers do not follow): the client's stdio transport spawns
+  // processes, which `mcp-toolkit/fetch` on workerd must not pull in; HTTP upstreams work there.
+  const { StdioClientTransport, getDefaultEnvironment } = await importOptional<
+    typeof import('@modelcontextprotocol/client/stdio')
+  >('@modelcontextprotocol/client/stdio', 'a stdio upstream (addUpstream({ command }))');
   const { command, args = [], env = {}, cwd } = config as StdioUpstreamConfig;
   const transport = new StdioClientTransport({
     command,

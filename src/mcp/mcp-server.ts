@@ -17,11 +17,11 @@ import { ResourceRegistry, type ResourceRegistryView } from '../resources/resour
 import { contentDocumentResource, type ContentDocumentConfig } from '../resources/content-document.js';
 import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { createDocumentRegistrar, type DocumentRegistrar } from './server/document-support.js';
-import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import type { LiveViews } from './server/live-views.js';
 import { closeServerParts, createServerParts, createTransportHost, type ServerParts } from './server-parts.js';
+import { createRequestView, createSessionView, middlewareHostOf } from './server-parts.js';
 import { setTransportHost } from './server/transport-host.js';
-import { DOCUMENTS_VIEW, PROMPTS_VIEW, readOnlyView, RESOURCES_VIEW, TOOLS_VIEW } from './server/read-only.js';
+import { readOnlyViews } from './server/read-only.js';
 import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
@@ -29,7 +29,6 @@ import { readResource } from './view/resource-handlers.js';
 import type { ServerEvents } from './server/server-events.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
 import type { ServerInfo } from './server/server-info.js';
-import { createView } from './view/view.js';
 import type { BaseMcpServerOptions } from './server/server-options.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import { useMiddleware, type Middleware, type MiddlewareScope } from './pipeline/middleware.js';
@@ -74,7 +73,6 @@ export abstract class BaseMcpServer {
   /** MCP tasks of every view (store, policy, running work); see `docs/tasks.md`. */
   readonly tasks: TaskManager;
   readonly #parts: ServerParts;
-  readonly #sessionTools: BaseMcpServerOptions['sessionTools'];
   readonly #documents: DocumentRegistrar;
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
@@ -83,22 +81,17 @@ export abstract class BaseMcpServer {
     protected readonly serverInfo: ServerInfo,
     options: BaseMcpServerOptions = {},
   ) {
-    const { defaultToolTimeoutMs } = options;
-    if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
-      throw new RangeError(
-        `defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`,
-      );
-    }
-    const registries = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
-    this.#parts = createServerParts(serverInfo, options, registries, () => this.isRunning, this);
+    const model = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
+    this.#parts = createServerParts(serverInfo, options, model, () => this.isRunning, this);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
-    this.#sessionTools = options.sessionTools;
     const { store, uris, events, logger } = this.#parts;
     this.#documents = createDocumentRegistrar(this, { store, uris, events, logger, resources: this.#resources });
-    this.tools = readOnlyView<ToolRegistryView>(this.registry, TOOLS_VIEW);
-    this.documents = readOnlyView<DocumentStoreView>(this.#parts.store, DOCUMENTS_VIEW);
-    this.prompts = readOnlyView<PromptRegistryView>(this.#prompts, PROMPTS_VIEW);
-    this.resources = readOnlyView<ResourceRegistryView>(this.#resources, RESOURCES_VIEW);
+    ({
+      tools: this.tools,
+      documents: this.documents,
+      prompts: this.prompts,
+      resources: this.resources,
+    } = readOnlyViews({ tools: this.registry, documents: store, prompts: this.#prompts, resources: this.#resources }));
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
     const scoped = () => this.createRequestScopedServer(); // transports call it without a subclass
     setTransportHost(
@@ -119,9 +112,7 @@ export abstract class BaseMcpServer {
    * @returns a function that removes it again. @throws TypeError for a non-function or an empty scope.
    */
   use(middleware: Middleware, scope?: MiddlewareScope): () => void {
-    const { cluster, logger, model } = this.#parts;
-    const parts = { logger, registry: this.registry, lists: [model.prompts, model.resources, model.documents] };
-    return useMiddleware(model.pipeline, { ...parts, cluster: cluster?.membership }, middleware, scope);
+    return useMiddleware(this.#parts.model.pipeline, middlewareHostOf(this.#parts), middleware, scope);
   }
 
   /**
@@ -307,13 +298,12 @@ export abstract class BaseMcpServer {
   }
 
   /**
-   * Reads any resource this server offers, as `resources/read` would (exact URI, then
-   * documents, then templates), e.g. to embed it in a tool result with `embeddedResource()`.
-   * Pass the calling tool's context so the resource's `read()` sees the caller (a
-   * `ToolContext` is a `RequestContext`); without one it gets a local context.
+   * Reads any resource this server offers, as `resources/read` would (exact URI, then documents, then templates),
+   * e.g. to embed it in a tool result with `embeddedResource()`. Pass the calling tool's context so the resource's
+   * `read()` sees the caller (a `ToolContext` is a `RequestContext`); without one it gets a local context.
    * @returns the `contents` items (text, or base64 `blob`), each with `uri` and `mimeType`.
-   * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the
-   *   resource's `read()` throws; `DocumentReadError` for an unreadable file.
+   * @throws ResourceNotFoundError (`RESOURCE_NOT_FOUND`) when nothing serves `uri`; whatever the resource's `read()`
+   *   throws; `DocumentReadError` for an unreadable file.
    */
   async readResource(uri: string, context?: RequestContext): Promise<ResourceReadContents> {
     return readResource(this.#parts.model, uri, () => context ?? localRequestContext());
@@ -323,13 +313,11 @@ export abstract class BaseMcpServer {
   abstract start(): Promise<void>;
 
   /**
-   * Runs {@link onStop} (the app's hook), then closes the transport (sessions, sockets,
-   * stdin), every view and the document store. Idempotent. After it resolves no socket,
-   * timer or watcher of the server keeps the process alive. An `onStop()` that throws does
-   * not prevent the rest; its error is logged. Calls still running are aborted (reason
-   * `shutdown`); a tool that ignores its signal cannot be stopped by Node and may keep the
-   * process alive until it returns, so each such call (aborted now or earlier) is named in a
-   * warning (after a grace of 200 ms).
+   * Runs {@link onStop} (the app's hook), then closes the transport (sessions, sockets, stdin), every view and the
+   * document store. Idempotent. After it resolves no socket, timer or watcher of the server keeps the process alive.
+   * An `onStop()` that throws does not prevent the rest; its error is logged. Calls still running are aborted (reason
+   * `shutdown`); a tool that ignores its signal cannot be stopped by Node and may keep the process alive until it
+   * returns, so each such call (aborted now or earlier) is named in a warning (after a grace of 200 ms).
    */
   async stop(): Promise<void> {
     if (this.#state === 'stopping' || this.#state === 'stopped') return;
@@ -342,8 +330,6 @@ export abstract class BaseMcpServer {
     try {
       await closeServerParts(this.#parts, () => this.closeTransport());
     } finally {
-      // Tools that ignored their aborted signal keep the process alive: name them.
-      await this.views.calls.abandoned.reportAfterStop(this.logger);
       this.#state = 'stopped';
       this.events.safeEmit('stopped');
     }
@@ -401,12 +387,7 @@ export abstract class BaseMcpServer {
    * @param context - the SDK factory context (era, auth info) when called from an SDK entry.
    */
   protected createFreshMcpServer(context?: McpRequestContext): Server {
-    const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
-    const own = makeSessionTools(this.#sessionTools, session, this.registry, this.logger);
-    const { server } = createView(this.#parts.model, own.tools);
-    this.views.add(server);
-    disposeOnClose(server, own, this.logger);
-    return server;
+    return createSessionView(this.#parts, context);
   }
 
   /**
@@ -414,6 +395,6 @@ export abstract class BaseMcpServer {
    * over HTTP) whose change notifications travel through the handler's notifier instead.
    */
   protected createRequestScopedServer(): Server {
-    return createView(this.#parts.model).server;
+    return createRequestView(this.#parts);
   }
 }

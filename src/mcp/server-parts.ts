@@ -1,4 +1,5 @@
-import type { Server } from '@modelcontextprotocol/server';
+import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
+import { disposeOnClose, makeSessionTools } from './server/session-tools.js';
 import { Composition } from '../composition/composition.js';
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -6,7 +7,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/task-manager.js';
-import type { ViewModel } from './view/view.js';
+import { createView, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
 import type { TransportHost } from './server/transport-host.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
@@ -25,6 +26,7 @@ import { UriResolver } from './server/uri-resolver.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
 import { setServerPipeline } from './pipeline/server-pipelines.js';
 import { middlewareErrorStage } from './pipeline/middleware-errors.js';
+import type { MiddlewareHostParts } from './pipeline/middleware.js';
 
 /** The model's registries, made by the facade. */
 export interface ServerRegistries {
@@ -44,6 +46,8 @@ export interface ServerParts {
   readonly tasks: TaskManager;
   /** What every view reads. */
   readonly model: ViewModel;
+  /** The `sessionTools` option: tools made for each connection or legacy session. */
+  readonly sessionTools: BaseMcpServerOptions['sessionTools'];
   readonly cluster?: ClusterLink;
   /** Upstream servers and mounts feeding the tool registry (`addUpstream`, `mount`). */
   readonly composition: Composition;
@@ -63,6 +67,10 @@ export function createServerParts(
   isRunning: () => boolean,
   owner: object,
 ): ServerParts {
+  const { defaultToolTimeoutMs } = options;
+  if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
+    throw new RangeError(`defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`);
+  }
   const logger = options.logger ?? createDefaultLogger();
   const store = options.documents ?? createDocumentStore(owner);
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');
@@ -112,6 +120,7 @@ export function createServerParts(
     toolState,
     tasks,
     model,
+    sessionTools: options.sessionTools,
     cluster,
     composition: new Composition({
       registry,
@@ -140,7 +149,27 @@ export async function closeServerParts(parts: ServerParts, closeTransport: () =>
       ?.close()
       .catch((error: unknown) => parts.logger.error({ err: error }, 'leaving the cluster failed'));
     await parts.store.close();
+    // Tools that ignored their aborted signal keep the process alive: name them.
+    await parts.views.calls.abandoned.reportAfterStop(parts.logger);
   }
+}
+
+/**
+ * A tracked view for one connection (stdio) or legacy session: the model plus the session's own
+ * tools (the `sessionTools` option), live until it closes so later changes reach its client.
+ */
+export function createSessionView(parts: ServerParts, context?: McpRequestContext): Server {
+  const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
+  const own = makeSessionTools(parts.sessionTools, session, parts.model.registry, parts.logger);
+  const { server } = createView(parts.model, own.tools);
+  parts.views.add(server);
+  disposeOnClose(server, own, parts.logger);
+  return server;
+}
+
+/** An untracked per-request view (2026-07-28 over HTTP): its notifications travel through the handler's notifier. */
+export function createRequestView(parts: ServerParts): Server {
+  return createView(parts.model).server;
 }
 
 /**
@@ -166,4 +195,10 @@ export function createTransportHost(
     isRunning,
     upstreams: () => parts.composition.statuses(),
   };
+}
+
+/** What `server.use()` hands its middleware host: the cluster, the logger, the tools and every other list source. */
+export function middlewareHostOf({ cluster, logger, model }: ServerParts): MiddlewareHostParts {
+  const lists = [model.prompts, model.resources, model.documents];
+  return { logger, registry: model.registry, lists, cluster: cluster?.membership };
 }

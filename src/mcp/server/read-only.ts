@@ -1,3 +1,8 @@
+import type { DocumentStoreView } from '../../documents/document-store.js';
+import type { PromptRegistryView } from '../../prompts/prompt-registry.js';
+import type { ToolRegistryView } from '../../registry/tool-registry.js';
+import type { ResourceRegistryView } from '../../resources/resource-registry.js';
+
 /**
  * A frozen object exposing only the listed members of `target`: methods bound to it, other
  * members as getters. The server hands these out as `server.tools`, `prompts`, `resources` and
@@ -17,6 +22,24 @@ export function readOnlyView<View extends object>(target: View, members: Record<
     Object.defineProperty(view, key, { ...descriptor, enumerable: true });
   }
   return Object.freeze(view) as View;
+}
+
+/** The registries a server hands out read-only. */
+interface Registries {
+  readonly tools: ToolRegistryView;
+  readonly documents: DocumentStoreView;
+  readonly prompts: PromptRegistryView;
+  readonly resources: ResourceRegistryView;
+}
+
+/** The server's `tools`, `documents`, `prompts` and `resources`: a {@link readOnlyView} of each registry. */
+export function readOnlyViews({ tools, documents, prompts, resources }: Registries): Registries {
+  return {
+    tools: readOnlyView(tools, TOOLS_VIEW),
+    documents: readOnlyView(documents, DOCUMENTS_VIEW),
+    prompts: readOnlyView(prompts, PROMPTS_VIEW),
+    resources: readOnlyView(resources, RESOURCES_VIEW),
+  };
 }
 
 /** The members each public registry view exposes (the read side of `ToolRegistryView` etc.). */
