@@ -5,7 +5,8 @@ import { median, num, rotate, table } from '../lib/stats.mjs';
 import { measure as httpMeasure } from './w1-http-calls.mjs';
 import { measure as stdioMeasure } from './w2-stdio-calls.mjs';
 
-const SYSTEMS = ['ours', 'raw-v2', 'floor'];
+// WF_SYSTEMS=a,b,... measures other systems of bench/servers/ (e.g. another build of ours); the floor is always one.
+const SYSTEMS = [...new Set([...(process.env.WF_SYSTEMS?.split(',') ?? ['ours', 'raw-v2']), 'floor'])];
 const LEGS = {
   'HTTP 2026-07-28': (system, sizes) => httpMeasure(system, 'modern', sizes),
   'HTTP 2025-11-25 sessions': (system, sizes) => httpMeasure(system, 'legacy', sizes),

@@ -1,7 +1,10 @@
 // #12: a stdio server pays only for what it uses. Importing the package root and starting a one-tool
 // StdioMcpServer must not load the HTTP stack, the logger, the document layer or the cluster client
 // (bench W0 measures the time; this test keeps a stray static import from bringing them back).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -20,6 +23,18 @@ const LAZY = [
   '@apidevtools/swagger-parser',
   '@valibot/to-json-schema',
 ];
+
+/** Node flags that make the ESM loader print `LOADED <url>` on stderr for every module it resolves. */
+const LIST_LOADS = (() => {
+  const hooks = `import { writeSync } from 'node:fs';
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context);
+        writeSync(2, 'LOADED ' + resolved.url + '\\n');
+        return resolved;
+      }`;
+  const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(register)}`];
+})();
 
 const SCRIPT = `
 import Module from 'node:module';
@@ -47,25 +62,65 @@ describe('what a one-tool stdio server loads (package root import)', () => {
 
   // #30 (W0): ESM-only packages do not show in Module._cache; a resolve hook lists what the ESM loader loads.
   it('loads no ESM-only dependency it does not use (jose, for authorization)', () => {
-    const hooks = `import { writeSync } from 'node:fs';
-      export async function resolve(specifier, context, next) {
-        const resolved = await next(specifier, context);
-        writeSync(2, 'LOADED ' + resolved.url + '\\n');
-        return resolved;
-      }`;
-    const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hooks)}));`;
-    const run = spawnSync(
-      process.execPath,
-      ['--import', `data:text/javascript,${encodeURIComponent(register)}`, '--input-type=module', '-e', SCRIPT],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 30_000,
-      },
-    );
+    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED '));
     expect(loaded.some((line) => line.includes('/@modelcontextprotocol/server/'))).toBe(true); // the hook saw the loads
     expect(loaded.filter((line) => line.includes('/node_modules/jose/'))).toEqual([]);
+  });
+
+  // #30 (W0 CLI, W8): a Markdown document is text by its name and its bytes; only a PDF signature would
+  // override that, so file-type (~30 modules) has nothing to decide and is not loaded to read it.
+  it('reads a folder of Markdown files without loading file-type', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'lazy-md-'));
+    writeFileSync(join(folder, 'note.md'), '# Note\n\nplain words\n');
+    const cli = spawn(process.execPath, [...LIST_LOADS, 'dist/cli/main.js', 'serve', '--stdio', '-q', folder], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const timer = setTimeout(() => cli.kill('SIGKILL'), 20_000);
+    let stderr = '';
+    cli.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    try {
+      const answers = new Map<number, { result?: { resources?: Array<{ uri: string }>; contents?: unknown[] } }>();
+      let buffer = '';
+      let waiting: (() => void) | undefined;
+      cli.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+          const message = JSON.parse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 1);
+          if (typeof message.id === 'number') answers.set(message.id, message);
+          waiting?.();
+        }
+      });
+      const request = async (id: number, method: string, params: object) => {
+        cli.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+        while (!answers.has(id)) await new Promise<void>((resolve) => (waiting = resolve));
+        return answers.get(id)!;
+      };
+      await request(1, 'initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      });
+      cli.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      const listed = await request(2, 'resources/list', {});
+      const uri = listed.result!.resources!.find((resource) => resource.uri.endsWith('note.md'))!.uri;
+      const read = await request(3, 'resources/read', { uri });
+      expect(read.result?.contents).toHaveLength(1);
+      await request(4, 'tools/call', { name: 'search_documents', arguments: { query: 'plain' } });
+      const loaded = stderr.split('\n').filter((line) => line.startsWith('LOADED '));
+      expect(loaded.some((line) => line.includes('/node_modules/chokidar/'))).toBe(true); // the hook saw the CLI's loads
+      expect(loaded.filter((line) => /\/node_modules\/(file-type|strtok3)\//.test(line))).toEqual([]);
+    } finally {
+      clearTimeout(timer);
+      cli.kill('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
