@@ -37,7 +37,9 @@ export type ToolkitErrorCode =
   | 'MISSING_DEPENDENCY'
   | 'INVALID_OPENAPI'
   /** A request refused by a rate limit (see {@link RateLimitedError}). */
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  /** A tool override that is malformed or would make two tools share a name (see {@link ToolOverrideError}). */
+  | 'TOOL_OVERRIDE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -452,3 +454,22 @@ export class RateLimitedError extends ToolkitError {
  * `tools/call` (an implementation-defined server error, JSON-RPC 2.0 section 5.1: -32000 to -32099).
  */
 export const RATE_LIMITED_ERROR_CODE = -32029;
+
+/**
+ * Thrown by `setToolOverride` (code `TOOL_OVERRIDE`): `reason` `'invalid'` for a malformed
+ * override (unknown field, non-string, a new name breaking the MCP tool-name rules of SEP-986,
+ * too long), `'collision'` when the new name is another tool's name or another override's new name.
+ */
+export class ToolOverrideError extends ToolkitError {
+  /**
+   * @param toolName - the registered name of the tool being overridden.
+   * @param reason - what is wrong (see the class comment).
+   */
+  constructor(
+    readonly toolName: string,
+    readonly reason: 'invalid' | 'collision',
+    message: string,
+  ) {
+    super('TOOL_OVERRIDE', message);
+  }
+}

@@ -8,7 +8,7 @@ import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-regis
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
 import { Tool } from '../registry/tool.js';
 import { ToolPackage } from '../registry/tool-package.js';
-import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
+import { ToolRegistry, type ToolOverride, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceEntry, ResourceConfig } from '../resources/resource.js';
 import type { ResourceReadContents } from '../resources/resource-contents.js';
@@ -169,7 +169,13 @@ export abstract class BaseMcpServer {
     this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
-  /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
+  /** Renames a tool for clients or replaces its title/description (`undefined` clears; docs/settings.md). @throws ToolOverrideError */
+  setToolOverride(name: string, override: ToolOverride | undefined): void {
+    this.registry.setOverride(name, override);
+    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
+  }
+
+  /** Every registered tool with its enabled state, package, client-facing name and override, in registration order. */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();
   }

@@ -92,7 +92,7 @@ export function createServerParts(
   fanOutModelChanges(model, views, events);
   // A toggle made any way (server methods, tool handles) is saved; pushed remote changes are not
   // saved back (ToolStateSync ignores changes while it applies one).
-  registry.onChange((change) => change.toggled.length > 0 && toolState.changed());
+  registry.onChange((change) => (change.toggled.length > 0 || !!change.overridden?.length) && toolState.changed());
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
