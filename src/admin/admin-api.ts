@@ -3,7 +3,7 @@ import { loadExpress } from './load-express.js';
 import { z } from 'zod';
 import type { ToolState } from '../registry/tool-registry.js';
 import { ToolOverrideError } from '../errors.js';
-import { MAX_OVERRIDE_DESCRIPTION, MAX_OVERRIDE_TITLE, TOOL_NAME_PATTERN } from '../registry/tool-overrides.js';
+import { MAX_OVERRIDE_DESCRIPTION, MAX_OVERRIDE_TITLE, TOOL_NAME_PATTERN } from '../tool-overrides.js';
 import { sendAdminError } from './admin-errors.js';
 import type { AdminMonitor } from './admin-monitor.js';
 import type { AdminServer } from './admin-options.js';

@@ -13,7 +13,7 @@ import {
   type OverrideRecord,
   type OverrideRecords,
 } from './tool-intents.js';
-import { overridesKey, type ToolOverrides } from '../registry/tool-overrides.js';
+import { overridesKey, type ToolOverrides } from '../tool-overrides.js';
 import { nodeCrypto } from '../lazy-module.js';
 
 /** A published write: the merged state plus the store instance that published it. */

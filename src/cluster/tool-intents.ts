@@ -1,4 +1,4 @@
-import { normalizeOverrides, type ToolOverride, type ToolOverrides } from '../registry/tool-overrides.js';
+import { normalizeOverrides, type ToolOverride, type ToolOverrides } from '../tool-overrides.js';
 
 /**
  * One tool's last toggle as the cluster stores it: `[disabled, stamp, origin]` with `disabled`

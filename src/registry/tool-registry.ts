@@ -2,16 +2,10 @@ import { DuplicateToolError, InvalidToolError } from '../errors.js';
 import type { ListedTool, Tool } from './tool.js';
 import { ToolPackage } from './tool-package.js';
 import { ToolOverrideError } from '../errors.js';
-import {
-  applyOverride,
-  ExposedNames,
-  normalizeOverride,
-  normalizeOverrides,
-  type ToolOverride,
-  type ToolOverrides,
-} from './tool-overrides.js';
+import { normalizeOverride, normalizeOverrides, type ToolOverride, type ToolOverrides } from '../tool-overrides.js';
+import { applyOverride, ExposedNames } from './exposed-names.js';
 
-export type { ToolOverride, ToolOverrides } from './tool-overrides.js';
+export type { ToolOverride, ToolOverrides } from '../tool-overrides.js';
 
 /** One row of {@link ToolRegistry.snapshot}: a tool, whether it is enabled, and its package (for settings UIs). */
 export interface ToolState {

@@ -2,7 +2,7 @@ import { assertKnownOptions, optionKeys } from '../known-options.js';
 import type { AuthInfo, CallToolResult, Icon, StandardSchemaV1, ToolAnnotations } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { accessRuleOf } from './access-rule.js';
-import { TOOL_NAME_PATTERN as TOOL_NAME } from './tool-overrides.js';
+import { TOOL_NAME_PATTERN as TOOL_NAME } from '../tool-overrides.js';
 import { scanParamHeaders } from './param-header-rules.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';

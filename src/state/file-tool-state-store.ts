@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ToolStateError } from '../errors.js';
 import { snapshotOf } from './memory-tool-state-store.js';
-import type { ToolOverrides } from '../registry/tool-overrides.js';
+import type { ToolOverrides } from '../tool-overrides.js';
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
 import { nodeCrypto } from '../lazy-module.js';
 import { isProcessAlive, StateFileLock } from './state-file-lock.js';

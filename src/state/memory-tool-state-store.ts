@@ -1,5 +1,5 @@
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
-import { normalizeOverrides, type ToolOverrides } from '../registry/tool-overrides.js';
+import { normalizeOverrides, type ToolOverrides } from '../tool-overrides.js';
 
 /** Sorted, duplicate-free copy of a disabled set (the stored form). */
 export function normalizeDisabled(names: Iterable<string>): string[] {

@@ -1,4 +1,4 @@
-import type { ToolOverrides } from '../registry/tool-overrides.js';
+import type { ToolOverrides } from '../tool-overrides.js';
 
 /**
  * Where the disabled-tool set (and the operators' tool overrides) lives beyond one process's memory. The server loads it at

@@ -157,7 +157,10 @@ describe('tool state stores keep overrides', () => {
 
   it('a server loads the stored overrides at start and saves its own', async () => {
     const store = new MemoryToolStateStore(['other'], { echo: { name: 'say' } });
-    const server = new HttpMcpServer({ name: 'o', version: '1' }, { port: 0, logger: silentLogger(), toolState: store });
+    const server = new HttpMcpServer(
+      { name: 'o', version: '1' },
+      { port: 0, logger: silentLogger(), toolState: store },
+    );
     closers.push(() => server.stop());
     server.registerTool(echo());
     server.registerTool(plain('other'));

@@ -2,7 +2,7 @@ import { ToolStateError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../../state/tool-state-store.js';
 import type { ServerEvents } from './server-events.js';
-import { overridesKey, type ToolOverrides } from '../../registry/tool-overrides.js';
+import { overridesKey, type ToolOverrides } from '../../tool-overrides.js';
 
 /** What the sync reads and writes: the registry's disabled set and tool overrides. */
 export interface DisabledSet {
