@@ -181,6 +181,8 @@ describe('overrides reach clients of both eras', () => {
       const server = new HttpMcpServer({ name: 'o', version: '1' }, { port: 0, logger: silentLogger() });
       closers.push(() => server.stop());
       server.registerTool(echo());
+      const finished: string[] = [];
+      server.events.on('toolCallFinished', (event) => finished.push(event.name));
       await server.start();
       const url = new URL(server.address.url);
       const client = await connectClient(kind, kind === 'v1' ? new HttpV1(url) : new HttpV2(url));
@@ -192,6 +194,7 @@ describe('overrides reach clients of both eras', () => {
       expect(await client.toolNames()).toEqual(['say']);
       expect((await client.callTool('say', { text: 'hi' })).content[0]?.text).toBe('echo:hi');
       await expect(client.callTool('echo', { text: 'hi' })).rejects.toThrow(/Unknown tool "echo"/);
+      expect(finished).toEqual(['echo']); // events (and the settings page's statistics) use the registered name
 
       // The app API takes the registered name: disabling "echo" hides "say".
       server.disableTool('echo');
