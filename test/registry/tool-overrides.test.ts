@@ -175,6 +175,37 @@ describe('tool state stores keep overrides', () => {
   });
 });
 
+describe('a store from before overrides', () => {
+  it('answers snapshots without overrides: the server keeps its overrides in memory and saves once per change', async () => {
+    const saves: string[][] = [];
+    const store = {
+      row: undefined as { disabled: string[]; version: number; savedAt: number } | undefined,
+      async load() {
+        return this.row;
+      },
+      async save(disabled: readonly string[]) {
+        saves.push([...disabled]);
+        this.row = { disabled: [...disabled].sort(), version: (this.row?.version ?? 0) + 1, savedAt: Date.now() };
+        return this.row;
+      },
+    };
+    const server = new HttpMcpServer(
+      { name: 'o', version: '1' },
+      { port: 0, logger: silentLogger(), toolState: store },
+    );
+    closers.push(() => server.stop());
+    server.registerTool(echo());
+    await server.start();
+    await server.flushToolState();
+    server.setToolOverride('echo', { name: 'say' });
+    await server.flushToolState();
+    server.disableTool('echo');
+    await server.flushToolState();
+    expect(server.getToolStates()[0]).toMatchObject({ name: 'say', enabled: false, override: { name: 'say' } });
+    expect(saves).toEqual([[], [], ['echo']]);
+  });
+});
+
 describe('overrides reach clients of both eras', () => {
   for (const kind of CLIENT_KINDS) {
     it(`one list_changed per change; listed and called under the new name only (${kind})`, async () => {
