@@ -31,6 +31,11 @@ server.registerTool(
 server.setDisabledTools(['add']); // the default, used until a state was saved
 // #endregion state
 
+// #region overrides
+// Clients list and call `add` as `sum`, with this description; the app API keeps the name `add`.
+server.setToolOverride('add', { name: 'sum', description: 'Adds two numbers a and b.' });
+// #endregion overrides
+
 // #region mount
 const token = process.env.ADMIN_TOKEN ?? randomBytes(32).toString('base64url');
 server.app.use('/admin', adminRouter(server, { token }));

@@ -45,7 +45,9 @@ export type ToolkitErrorCode =
   /** An upstream server answered a forwarded request with a JSON-RPC error. */
   | 'UPSTREAM_PROTOCOL_ERROR'
   /** A feature the runtime or entry point does not offer (see {@link UnsupportedFeatureError}). */
-  | 'UNSUPPORTED_FEATURE';
+  | 'UNSUPPORTED_FEATURE'
+  /** A tool override that is malformed or would make two tools share a name (see {@link ToolOverrideError}). */
+  | 'TOOL_OVERRIDE';
 
 /**
  * Base class of every error the toolkit throws on purpose.
@@ -498,5 +500,24 @@ export class UnsupportedFeatureError extends ToolkitError {
     message: string,
   ) {
     super('UNSUPPORTED_FEATURE', message);
+  }
+}
+
+/**
+ * Thrown by `setToolOverride` (code `TOOL_OVERRIDE`): `reason` `'invalid'` for a malformed
+ * override (unknown field, non-string, a new name breaking the MCP tool-name rules of SEP-986,
+ * too long), `'collision'` when the new name is another tool's name or another override's new name.
+ */
+export class ToolOverrideError extends ToolkitError {
+  /**
+   * @param toolName - the registered name of the tool being overridden.
+   * @param reason - what is wrong (see the class comment).
+   */
+  constructor(
+    readonly toolName: string,
+    readonly reason: 'invalid' | 'collision',
+    message: string,
+  ) {
+    super('TOOL_OVERRIDE', message);
   }
 }

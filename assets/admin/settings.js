@@ -4,6 +4,7 @@
 // "Authorization: Bearer". The event stream is read with fetch() so it can carry that header.
 
 import { sessionsPanel } from './sessions.js';
+import { overrideEditor } from './tool-override.js';
 
 const TOKEN_KEY = 'mcp-toolkit-admin-token';
 const $ = (id) => document.getElementById(id);
@@ -142,10 +143,28 @@ function toolRow(tool) {
   const description = document.createElement('p');
   description.className = 'description';
   description.id = describedBy;
-  description.textContent = [tool.title, tool.description].filter(Boolean).join(' — ') || 'No description.';
-  row.append(label, stats, description);
+  const shown = { ...tool, ...tool.override };
+  description.textContent = [shown.title, shown.description].filter(Boolean).join(' — ') || 'No description.';
+  const parts = [label, stats, description];
+  if (tool.exposedName && tool.exposedName !== tool.name) {
+    const renamed = document.createElement('p');
+    renamed.className = 'renamed';
+    renamed.textContent = `Clients see it as ${tool.exposedName}`;
+    parts.push(renamed);
+  }
+  parts.push(overrideEditor(tool, { api, showAlert, onSaved: onOverrideSaved }));
+  row.append(...parts);
   return row;
 }
+
+function onOverrideSaved(saved) {
+  state.tools = state.tools.map((tool) => (tool.name === saved.name ? saved : tool));
+  renderTools();
+}
+
+/** What decides whether the tool rows are rebuilt: inventory, packages and overrides. */
+const inventoryKey = (tools) =>
+  tools.map((tool) => `${tool.package}/${tool.name}/${JSON.stringify(tool.override)}`).join('\n');
 
 function renderTools() {
   const container = $('tool-groups');
@@ -200,9 +219,9 @@ $('filter').addEventListener('input', (event) => {
 });
 
 async function loadTools() {
-  const previous = state.tools.map((tool) => `${tool.package}/${tool.name}`).join('\n');
+  const previous = inventoryKey(state.tools);
   state.tools = (await api('tools')).tools;
-  if (previous !== state.tools.map((tool) => `${tool.package}/${tool.name}`).join('\n')) return renderTools();
+  if (previous !== inventoryKey(state.tools)) return renderTools();
   // Same inventory: update rows in place, so focus and scroll stay where the person left them.
   for (const tool of state.tools) {
     const row = document.querySelector(`[data-tool="${CSS.escape(tool.name)}"]`);

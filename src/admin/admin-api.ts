@@ -2,6 +2,8 @@ import type { ErrorRequestHandler, Request, Response, Router } from 'express';
 import { loadExpress } from './load-express.js';
 import { z } from 'zod';
 import type { ToolState } from '../registry/tool-registry.js';
+import { ToolOverrideError } from '../errors.js';
+import { MAX_OVERRIDE_DESCRIPTION, MAX_OVERRIDE_TITLE, TOOL_NAME_PATTERN } from '../tool-overrides.js';
 import { sendAdminError } from './admin-errors.js';
 import type { AdminMonitor } from './admin-monitor.js';
 import type { AdminServer } from './admin-options.js';
@@ -12,6 +14,16 @@ const MAX_BODY = '64kb';
 const toolName = z.string().min(1).max(256);
 const toggleBody = z.strictObject({ enabled: z.boolean() });
 const disabledBody = z.strictObject({ disabled: z.array(toolName).max(10_000) });
+/** `null`, absent or "" keeps the tool's own field; `name` follows the MCP tool-name rules (SEP-986). */
+const overrideBody = z.strictObject({
+  name: z
+    .string()
+    .regex(TOOL_NAME_PATTERN, 'use 1-128 characters from A-Z, a-z, 0-9, "_", "-" and "."')
+    .or(z.literal(''))
+    .nullish(),
+  title: z.string().max(MAX_OVERRIDE_TITLE).nullish(),
+  description: z.string().max(MAX_OVERRIDE_DESCRIPTION).nullish(),
+});
 
 const now = () => Date.now();
 
@@ -19,6 +31,9 @@ function toolJson(state: ToolState, monitor: AdminMonitor) {
   const { tool } = state;
   return {
     name: tool.name,
+    /** The name clients list and call (an override's new name, or `name`). */
+    exposedName: state.name,
+    override: state.override ?? null,
     title: tool.title ?? null,
     description: tool.description ?? null,
     package: state.packageName ?? null,
@@ -100,6 +115,33 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
     await server.flushToolState(); // answer once the change is stored
     res.json({ tool: toolJson(findTool(name)!, monitor) });
   });
+
+  // Tool overrides by registered name: PUT replaces the tool's override, DELETE clears it.
+  const setOverride = async (name: string, res: Response, override: z.infer<typeof overrideBody> | undefined) => {
+    if (!findTool(name)) return sendAdminError(res, 404, 'TOOL_NOT_FOUND', `No tool named "${name}" is registered.`);
+    const clean = override && Object.fromEntries(Object.entries(override).filter(([, value]) => value));
+    try {
+      server.setToolOverride(name, clean && Object.keys(clean).length > 0 ? clean : undefined);
+    } catch (error) {
+      if (!(error instanceof ToolOverrideError)) throw error;
+      const conflict = error.reason === 'collision';
+      return sendAdminError(
+        res,
+        conflict ? 409 : 400,
+        conflict ? 'OVERRIDE_CONFLICT' : 'INVALID_OVERRIDE',
+        error.message,
+      );
+    }
+    await server.flushToolState(); // answer once the change is stored
+    res.json({ tool: toolJson(findTool(name)!, monitor) });
+  };
+
+  api.put('/tools/:name/override', async (req, res) => {
+    const body = bodyOf(req, res, overrideBody);
+    if (body) await setOverride(req.params.name, res, body);
+  });
+
+  api.delete('/tools/:name/override', (req, res) => setOverride(req.params.name, res, undefined));
 
   api.get('/disabled', (_req, res) => {
     res.json({ disabled: server.tools.disabledNames() });

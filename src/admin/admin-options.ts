@@ -14,6 +14,7 @@ export type AdminServer = Pick<
   | 'enableTool'
   | 'disableTool'
   | 'setDisabledTools'
+  | 'setToolOverride'
   | 'flushToolState'
   | 'events'
   | 'documents'

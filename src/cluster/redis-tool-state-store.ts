@@ -2,7 +2,18 @@ import type { Logger } from '../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../state/tool-state-store.js';
 import type { RedisLink } from './redis-link.js';
 import { MERGE_SCRIPT } from './tool-state-scripts.js';
-import { disabledOf, emptyIntents, mergeIntents, newer, type Intent, type Intents } from './tool-intents.js';
+import {
+  disabledOf,
+  emptyIntents,
+  mergeIntents,
+  newer,
+  overridesOf,
+  type Intent,
+  type Intents,
+  type OverrideRecord,
+  type OverrideRecords,
+} from './tool-intents.js';
+import { overridesKey, type ToolOverrides } from '../tool-overrides.js';
 import { nodeCrypto } from '../lazy-module.js';
 
 /** A published write: the merged state plus the store instance that published it. */
@@ -11,8 +22,13 @@ interface StateMessage {
   readonly version: number;
   readonly savedAt: number;
   readonly entries?: Intents;
+  readonly overrides?: OverrideRecords;
   readonly disabled: readonly string[];
 }
+
+/** What the server was last handed: the disabled set and the overrides. */
+const keyOf = (snapshot: ToolStateSnapshot) =>
+  `${snapshot.disabled.join('\0')}\u0001${overridesKey(snapshot.overrides)}`;
 
 function parseMessage(text: string): StateMessage | undefined {
   try {
@@ -40,7 +56,8 @@ function parseMessage(text: string): StateMessage | undefined {
  * their change; the same tool toggled on both ends as the later of the two. Redis restarted
  * empty is the same case: every replica merges what it knows, so the set is re-seeded whole.
  * Configured defaults of a replica that never saw the cluster's state carry stamp 0: any real
- * change wins over them.
+ * change wins over them. Tool overrides are kept the same way, as one record per tool name
+ * (the override, or null once cleared) merged by the same rule.
  */
 export class RedisToolStateStore implements ToolStateStore {
   readonly #key: string;
@@ -48,6 +65,8 @@ export class RedisToolStateStore implements ToolStateStore {
   readonly #listeners = new Set<(snapshot: ToolStateSnapshot) => void>();
   /** Every intent this replica knows (merged from Redis, pushes and its own saves). */
   #entries: Intents = emptyIntents();
+  /** Every override record this replica knows. */
+  #overrides: OverrideRecords = emptyIntents<OverrideRecord>();
   /** The highest version seen in Redis or used by an offline save. */
   #version = 0;
   #savedAt = 0;
@@ -55,6 +74,8 @@ export class RedisToolStateStore implements ToolStateStore {
   #applied = '';
   /** This replica's intents not yet confirmed by Redis (made while it was unreachable, or a failed write). */
   readonly #unconfirmed = new Map<string, Intent>();
+  /** The same for override records. */
+  readonly #unconfirmedOverrides = new Map<string, OverrideRecord>();
   /** The highest stamp seen: new intents are stamped above it (hybrid logical clock). */
   #clock = 0;
   /** The next save stores configured defaults (stamp 0), not a change made by someone. */
@@ -82,7 +103,7 @@ export class RedisToolStateStore implements ToolStateStore {
 
   /** How many tool changes this replica acknowledged that Redis has not confirmed yet (0 when in step). */
   get unconfirmedChanges(): number {
-    return this.#unconfirmed.size;
+    return this.#unconfirmed.size + this.#unconfirmedOverrides.size;
   }
 
   /**
@@ -106,9 +127,10 @@ export class RedisToolStateStore implements ToolStateStore {
       const entries = fields.entries
         ? (JSON.parse(fields.entries) as Intents)
         : Object.fromEntries((JSON.parse(fields.disabled ?? '[]') as string[]).map((n) => [n, [1, 0, ''] as const]));
-      this.#learn(entries, Number(fields.version), Number(fields.savedAt ?? 0));
+      const overrides = fields.overrides ? (JSON.parse(fields.overrides) as OverrideRecords) : undefined;
+      this.#learn(entries, Number(fields.version), Number(fields.savedAt ?? 0), overrides);
       const snapshot = this.#snapshot();
-      this.#applied = snapshot.disabled.join('\0');
+      this.#applied = keyOf(snapshot);
       return snapshot;
     } catch (error) {
       this.logger.warn({ err: error }, 'Reading the tool state from Redis failed; starting with local state.');
@@ -117,26 +139,37 @@ export class RedisToolStateStore implements ToolStateStore {
   }
 
   /** Merges the change into Redis (up) or keeps it as unconfirmed intents (down). Never rejects. */
-  async save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
+  async save(disabled: readonly string[], overrides?: ToolOverrides): Promise<ToolStateSnapshot> {
     const wanted = new Set(disabled);
     const known = new Set(disabledOf(this.#entries));
     const intents = emptyIntents();
+    const records = emptyIntents<OverrideRecord>();
+    const current = overridesOf(this.#overrides);
+    const same = (name: string) =>
+      overridesKey({ a: current[name] ?? {} }) === overridesKey({ a: overrides![name] ?? {} });
     if (this.#defaults) {
       // Configured defaults (the server's first save after an empty or failed load): stamp 0,
       // and only for names nobody toggled yet, so every real change wins over them.
       this.#defaults = false;
       for (const name of wanted) if (!this.#entries[name]) intents[name] = [1, 0, this.replicaId];
+      for (const name of Object.keys(overrides ?? {}))
+        if (!this.#overrides[name]) records[name] = [overrides![name]!, 0, this.replicaId];
     } else {
       const stamp = (this.#clock = Math.max(Date.now(), this.#clock + 1));
       for (const name of wanted) if (!known.has(name)) intents[name] = [1, stamp, this.replicaId];
       for (const name of known) if (!wanted.has(name)) intents[name] = [0, stamp, this.replicaId];
+      if (overrides)
+        for (const name of new Set([...Object.keys(current), ...Object.keys(overrides)]))
+          if (!same(name)) records[name] = [overrides[name] ?? null, stamp, this.replicaId];
     }
     this.#entries = mergeIntents(this.#entries, intents);
+    this.#overrides = mergeIntents(this.#overrides, records);
     for (const [name, intent] of Object.entries(intents)) this.#unconfirmed.set(name, intent);
+    for (const [name, record] of Object.entries(records)) this.#unconfirmedOverrides.set(name, record);
     this.#savedAt = Date.now();
     if (!(await this.#merge())) this.#version += 1; // offline: a local version above all we saw
     const snapshot = this.#snapshot();
-    this.#applied = snapshot.disabled.join('\0');
+    this.#applied = keyOf(snapshot);
     return snapshot;
   }
 
@@ -170,7 +203,7 @@ export class RedisToolStateStore implements ToolStateStore {
     if (!this.link.isReady || this.#reconciling) return;
     try {
       const stored = await this.link.command.hGet(this.#key, 'version');
-      if (this.#unconfirmed.size > 0 || stored === null || Number(stored) !== this.#version) await this.reconcile();
+      if (this.unconfirmedChanges > 0 || stored === null || Number(stored) !== this.#version) await this.reconcile();
     } catch {
       // Redis went away meanwhile: the reconnect reconciles.
     }
@@ -180,6 +213,7 @@ export class RedisToolStateStore implements ToolStateStore {
   async #merge(): Promise<boolean> {
     if (!this.link.isReady) return false;
     const sent = this.#entries;
+    const sentOverrides = this.#overrides;
     try {
       const reply = (await this.link.command.eval(MERGE_SCRIPT, {
         keys: [this.#key, this.#key],
@@ -189,12 +223,16 @@ export class RedisToolStateStore implements ToolStateStore {
           String(this.#savedAt || Date.now()),
           this.replicaId,
           this.#instance,
+          JSON.stringify(sentOverrides),
         ],
-      })) as [number, string, string, number];
+      })) as [number, string, string, number, string];
       // Intents made while the script ran were not sent: they stay unconfirmed and merge next.
       for (const [name, intent] of this.#unconfirmed)
         if (sent[name] && !newer(intent, sent[name])) this.#unconfirmed.delete(name);
-      this.#learn(JSON.parse(String(reply[2])) as Intents, Number(reply[0]), this.#savedAt);
+      for (const [name, record] of this.#unconfirmedOverrides)
+        if (sentOverrides[name] && !newer(record, sentOverrides[name])) this.#unconfirmedOverrides.delete(name);
+      const overrides = JSON.parse(String(reply[4] ?? '{}')) as OverrideRecords;
+      this.#learn(JSON.parse(String(reply[2])) as Intents, Number(reply[0]), this.#savedAt, overrides);
       return true;
     } catch (error) {
       this.logger.debug({ err: error }, 'Merging the tool state into Redis failed; retried on reconnect.');
@@ -207,17 +245,25 @@ export class RedisToolStateStore implements ToolStateStore {
     if (!message || message.by === this.#instance) return;
     const entries = message.entries ?? Object.fromEntries(message.disabled.map((n) => [n, [1, 0, ''] as const]));
     const before = this.#entries;
-    this.#learn(entries, message.version, message.savedAt);
+    const beforeOverrides = this.#overrides;
+    const overrides = message.overrides ?? {};
+    this.#learn(entries, message.version, message.savedAt, message.overrides);
     // We know intents the message lacks (ours, unconfirmed): merging decides, not arrival order.
-    if (this.#unconfirmed.size > 0 || Object.keys(before).some((name) => newer(before[name]!, entries[name]))) {
+    if (
+      this.unconfirmedChanges > 0 ||
+      Object.keys(before).some((name) => newer(before[name]!, entries[name])) ||
+      Object.keys(beforeOverrides).some((name) => newer(beforeOverrides[name]!, overrides[name]))
+    ) {
       void this.reconcile();
     }
     this.#emitIfChanged();
   }
 
-  #learn(entries: Intents, version: number, savedAt: number): void {
+  #learn(entries: Intents, version: number, savedAt: number, overrides: OverrideRecords = {}): void {
     this.#entries = mergeIntents(this.#entries, entries);
-    for (const [, stamp] of Object.values(entries)) this.#clock = Math.max(this.#clock, stamp);
+    this.#overrides = mergeIntents(this.#overrides, overrides);
+    for (const [, stamp] of [...Object.values(entries), ...Object.values(overrides)])
+      this.#clock = Math.max(this.#clock, stamp);
     if (version > this.#version) {
       this.#version = version;
       this.#savedAt = savedAt;
@@ -227,7 +273,7 @@ export class RedisToolStateStore implements ToolStateStore {
   /** Hands the known set to the server when it differs from what the server last got. */
   #emitIfChanged(): void {
     const snapshot = this.#snapshot();
-    const key = snapshot.disabled.join('\0');
+    const key = keyOf(snapshot);
     if (key === this.#applied) return;
     this.#applied = key;
     for (const listener of [...this.#listeners]) listener(snapshot);
@@ -236,6 +282,7 @@ export class RedisToolStateStore implements ToolStateStore {
   #snapshot(): ToolStateSnapshot {
     return Object.freeze({
       disabled: Object.freeze(disabledOf(this.#entries)),
+      overrides: overridesOf(this.#overrides),
       version: this.#version,
       savedAt: this.#savedAt,
     });

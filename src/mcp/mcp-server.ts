@@ -7,9 +7,9 @@ import type { Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
 import { toRegistrable, type RegistrableTool } from '../registry/registrable.js';
-import { Tool } from '../registry/tool.js';
-import { ToolPackage } from '../registry/tool-package.js';
-import { ToolRegistry, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
+import type { Tool } from '../registry/tool.js';
+import type { ToolPackage } from '../registry/tool-package.js';
+import { ToolRegistry, type ToolOverride, type ToolRegistryView, type ToolState } from '../registry/tool-registry.js';
 import type { RequestContext } from '../registry/request-context.js';
 import type { ResourceEntry, ResourceConfig } from '../resources/resource.js';
 import type { ResourceReadContents } from '../resources/resource-contents.js';
@@ -22,7 +22,7 @@ import { closeServerParts, createServerParts, createTransportHost, type ServerPa
 import { createRequestView, createSessionView, middlewareHostOf } from './server-parts.js';
 import { setTransportHost } from './server/transport-host.js';
 import { readOnlyViews } from './server/read-only.js';
-import { createToolHandle, type ToolHandle } from './server/tool-handle.js';
+import { createToolHandle, removeRegistered, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';
 import { localRequestContext } from './context/request-context-builder.js';
 import { readResource } from './view/resource-handlers.js';
@@ -140,9 +140,7 @@ export abstract class BaseMcpServer {
    * @returns false when nothing was registered to remove.
    */
   removeTool(item: string | Tool<never> | ToolPackage): boolean {
-    const candidates =
-      typeof item === 'string' ? [this.registry.get(item)] : item instanceof ToolPackage ? item.tools : [item];
-    return this.registry.remove(candidates.filter((tool): tool is Tool<never> => tool instanceof Tool)).length > 0;
+    return removeRegistered(this.registry, item);
   }
 
   /**
@@ -152,22 +150,24 @@ export abstract class BaseMcpServer {
    */
   setDisabledTools(names: readonly string[]): void {
     this.registry.setDisabled(names);
-    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   disableTool(name: string): void {
     this.registry.disable(name);
-    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
   /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
   enableTool(name: string): void {
     this.registry.enable(name);
-    this.#parts.toolState.changed(); // also for names not registered yet (no registry change event)
   }
 
-  /** Every registered tool with its enabled state and package name, in registration order (for a settings UI). */
+  /** Renames a tool for clients or replaces its title/description (`undefined` clears; docs/settings.md). @throws ToolOverrideError */
+  setToolOverride(name: string, override: ToolOverride | undefined): void {
+    this.registry.setOverride(name, override);
+  }
+
+  /** Every registered tool with its enabled state, package, client-facing name and override, in registration order. */
   getToolStates(): readonly ToolState[] {
     return this.registry.snapshot();
   }

@@ -107,7 +107,8 @@ export function createServerParts(
   fanOutModelChanges(model, views, events);
   // A toggle made any way (server methods, tool handles) is saved; pushed remote changes are not
   // saved back (ToolStateSync ignores changes while it applies one).
-  registry.onChange((change) => change.toggled.length > 0 && toolState.changed());
+  registry.onChange((change) => (change.toggled.length > 0 || !!change.overridden?.length) && toolState.changed());
+  registry.onStateChange(() => toolState.changed()); // also names not registered yet (no change event)
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;

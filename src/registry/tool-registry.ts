@@ -1,6 +1,11 @@
 import { DuplicateToolError, InvalidToolError } from '../errors.js';
 import type { ListedTool, Tool } from './tool.js';
 import { ToolPackage } from './tool-package.js';
+import { ToolOverrideError } from '../errors.js';
+import { normalizeOverride, normalizeOverrides, type ToolOverride, type ToolOverrides } from '../tool-overrides.js';
+import { applyOverride, ExposedNames } from './exposed-names.js';
+
+export type { ToolOverride, ToolOverrides } from '../tool-overrides.js';
 
 /** One row of {@link ToolRegistry.snapshot}: a tool, whether it is enabled, and its package (for settings UIs). */
 export interface ToolState {
@@ -8,6 +13,10 @@ export interface ToolState {
   readonly enabled: boolean;
   /** `name` of the {@link ToolPackage} it was registered with; undefined for a lone tool or an unnamed package. */
   readonly packageName?: string;
+  /** The name clients list and call it by: its registered name unless an override renames it. */
+  readonly name: string;
+  /** The operator's override of this tool (see `setToolOverride`), if any. */
+  readonly override?: ToolOverride;
 }
 
 /** What changed in the registry; `toolsChanged` is true when the visible tool list changed. */
@@ -19,6 +28,8 @@ export interface RegistryChange {
   readonly removed: readonly Tool<never>[];
   /** Names whose enabled state flipped. */
   readonly toggled: readonly string[];
+  /** Registered names whose override changed (name, title or description as clients see them). */
+  readonly overridden?: readonly string[];
 }
 
 /**
@@ -38,6 +49,10 @@ export interface ToolRegistryView {
   snapshot(): readonly ToolState[];
   /** Every registered tool in registration order. */
   tools(): readonly Tool<never>[];
+  /** The overrides table by registered name, sorted (for persisting it; names not registered included). */
+  overrides(): ToolOverrides;
+  /** The registered tool a client's `name` means (an override's new name; a renamed tool's old name means none). */
+  getExposed(name: string): Tool<never> | undefined;
   /** Number of registered tools. */
   readonly size: number;
   /** Calls `listener` after each change; returns an unsubscribe function. */
@@ -64,8 +79,11 @@ export class ToolRegistry implements ToolRegistryView {
   readonly #tools = new Map<string, Entry>();
   readonly #disabled = new Set<string>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
+  readonly #stateListeners = new Set<() => void>();
   readonly #instructions: Array<{ text: string; tools: number }> = [];
   #enabledListCache?: readonly ListedTool[];
+  #overrides: ToolOverrides = normalizeOverrides({});
+  #names?: ExposedNames;
   #accessRules = 0;
 
   /**
@@ -177,12 +195,7 @@ export class ToolRegistry implements ToolRegistryView {
 
   /** Replaces the whole disabled set; `[]` enables everything. Unknown names are kept for later registrations. */
   setDisabled(names: Iterable<string>): void {
-    const next = new Set(names);
-    // In registration order, so events and logs read the same way as the inventory.
-    const toggled = [...this.#tools.keys()].filter((name) => this.#disabled.has(name) !== next.has(name));
-    this.#disabled.clear();
-    for (const name of next) this.#disabled.add(name);
-    if (toggled.length > 0) this.#changed({ added: [], removed: [], toggled });
+    this.replaceState(names); // toggled in registration order, so events read like the inventory
   }
 
   /** Adds `name` to the disabled set. Never throws; no change event when nothing visible changed. */
@@ -190,22 +203,89 @@ export class ToolRegistry implements ToolRegistryView {
     if (this.#disabled.has(name)) return;
     this.#disabled.add(name);
     if (this.#tools.has(name)) this.#changed({ added: [], removed: [], toggled: [name] });
+    this.#stateChanged();
   }
 
   /** Removes `name` from the disabled set. Never throws; no change event when nothing visible changed. */
   enable(name: string): void {
     if (!this.#disabled.delete(name)) return;
     if (this.#tools.has(name)) this.#changed({ added: [], removed: [], toggled: [name] });
+    this.#stateChanged();
   }
 
   disabledNames(): string[] {
     return [...this.#disabled].sort();
   }
 
+  overrides(): ToolOverrides {
+    return this.#overrides;
+  }
+
+  getExposed(name: string): Tool<never> | undefined {
+    const original = this.#exposedNames().original(name);
+    return original === undefined ? undefined : this.#tools.get(original)?.tool;
+  }
+
+  /**
+   * Sets (or with `undefined` clears) the override of the tool registered as `name` (registered
+   * or not: like the disabled set it is a preference). One change event when clients see a difference.
+   * @throws ToolOverrideError `invalid` (see `normalizeOverride`), or `collision` when the new name is
+   *   another registered tool's name or another override's new name.
+   */
+  setOverride(name: string, override: ToolOverride | undefined): void {
+    const normalized = normalizeOverride(name, override);
+    const target = normalized?.name;
+    if (target !== undefined) {
+      const other = Object.keys(this.#overrides).find((key) => key !== name && this.#overrides[key]!.name === target);
+      if (this.#tools.has(target) || other !== undefined)
+        throw new ToolOverrideError(
+          name,
+          'collision',
+          other !== undefined
+            ? `Cannot rename "${name}" to "${target}": the override of "${other}" already uses that name.`
+            : `Cannot rename "${name}" to "${target}": a tool named "${target}" is registered.`,
+        );
+    }
+    const next: Record<string, ToolOverride> = { ...this.#overrides };
+    if (normalized) next[name] = normalized;
+    else delete next[name];
+    this.replaceState(this.#disabled, next);
+  }
+
+  /**
+   * Replaces the disabled set and (when given) the overrides table in one change: clients are
+   * told once. Used to apply a stored or pushed tool state; overrides are normalized, and a
+   * rename that would clash is kept but not applied (see `ExposedNames`).
+   */
+  replaceState(disabled: Iterable<string>, overrides?: Readonly<Record<string, unknown>>): void {
+    const next = new Set(disabled);
+    const toggled = [...this.#tools.keys()].filter((name) => this.#disabled.has(name) !== next.has(name));
+    this.#disabled.clear();
+    for (const name of next) this.#disabled.add(name);
+    let overridden: string[] = [];
+    if (overrides) {
+      const table = normalizeOverrides(overrides);
+      const before = this.#overrides;
+      const same = (a?: ToolOverride, b?: ToolOverride) =>
+        a?.name === b?.name && a?.title === b?.title && a?.description === b?.description;
+      overridden = [...this.#tools.keys()].filter((name) => !same(before[name], table[name]));
+      this.#overrides = table;
+      this.#names = undefined;
+    }
+    if (toggled.length > 0 || overridden.length > 0) this.#changed({ added: [], removed: [], toggled, overridden });
+    this.#stateChanged();
+  }
+
   snapshot(): readonly ToolState[] {
     return Object.freeze(
       [...this.#tools.values()].map(({ tool, packageName }) =>
-        Object.freeze({ tool, enabled: !this.#disabled.has(tool.name), packageName }),
+        Object.freeze({
+          tool,
+          enabled: !this.#disabled.has(tool.name),
+          packageName,
+          name: this.#exposedNames().exposed(tool.name),
+          ...(this.#overrides[tool.name] && { override: this.#overrides[tool.name] }),
+        }),
       ),
     );
   }
@@ -219,7 +299,9 @@ export class ToolRegistry implements ToolRegistryView {
     this.#enabledListCache ??= Object.freeze(
       this.tools()
         .filter((tool) => !this.#disabled.has(tool.name))
-        .map((tool) => tool.compiled().listed),
+        .map((tool) =>
+          applyOverride(tool.compiled().listed, this.#exposedNames().exposed(tool.name), this.#overrides[tool.name]),
+        ),
     );
     return this.#enabledListCache;
   }
@@ -234,10 +316,34 @@ export class ToolRegistry implements ToolRegistryView {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Calls `listener` after every change of the disabled set or the overrides, also for names not
+   * registered (which make no change event): the server saves its tool state from it.
+   * @returns an unsubscribe function.
+   */
+  onStateChange(listener: () => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  #stateChanged(): void {
+    for (const listener of this.#stateListeners) listener();
+  }
+
+  #exposedNames(): ExposedNames {
+    this.#names ??= new ExposedNames(this.#tools, this.#overrides);
+    return this.#names;
+  }
+
   #changed(change: Omit<RegistryChange, 'toolsChanged'>): void {
     this.#enabledListCache = undefined;
+    this.#names = undefined; // registrations change which renames apply
     const shown = (tool: Tool<never>) => !this.#disabled.has(tool.name);
-    const visible = change.toggled.length > 0 || change.added.some(shown) || change.removed.some(shown);
+    const visible =
+      change.toggled.length > 0 ||
+      change.added.some(shown) ||
+      change.removed.some(shown) ||
+      (change.overridden ?? []).some((name) => !this.#disabled.has(name));
     const event: RegistryChange = { ...change, toolsChanged: visible };
     for (const listener of [...this.#listeners]) listener(event);
   }

@@ -2,13 +2,11 @@ import { assertKnownOptions, optionKeys } from '../known-options.js';
 import type { AuthInfo, CallToolResult, Icon, StandardSchemaV1, ToolAnnotations } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { accessRuleOf } from './access-rule.js';
+import { TOOL_NAME_PATTERN as TOOL_NAME } from '../tool-overrides.js';
 import { scanParamHeaders } from './param-header-rules.js';
 import { compileSchema, type CompiledSchema, type ToolSchema } from './schema.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolReturn } from './tool-result.js';
-
-/** Tool names per MCP 2025-11-25 "Tool names": 1-128 chars of A-Z a-z 0-9 _ - . */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** The static description of a tool: what `tools/list` shows. */
 export interface ToolDefinition {

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolStateError } from '../errors.js';
-import { normalizeDisabled } from './memory-tool-state-store.js';
+import { snapshotOf } from './memory-tool-state-store.js';
+import type { ToolOverrides } from '../tool-overrides.js';
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
 import { nodeCrypto } from '../lazy-module.js';
 import { isProcessAlive, StateFileLock } from './state-file-lock.js';
@@ -15,11 +16,14 @@ const fileSchema = z.object({
   version: z.number().int().nonnegative(),
   savedAt: z.number().nonnegative(),
   disabled: z.array(z.string()),
+  // Absent in files written before overrides existed; entries are checked by normalizeOverrides.
+  overrides: z.record(z.string(), z.unknown()).optional(),
 });
 
 /**
  * A {@link ToolStateStore} in one JSON file (what the CLI uses), e.g.
- * `{"format":"mcp-toolkit/tool-state","version":3,"savedAt":1764552000000,"disabled":["a"]}`.
+ * `{"format":"mcp-toolkit/tool-state","version":3,"savedAt":1764552000000,"disabled":["a"],
+ * "overrides":{"b":{"name":"b2","description":"..."}}}` (a file without `overrides` loads as none).
  *
  * Writes are atomic and durable: the new content goes to a temporary file beside the target
  * (`<file>.<pid>.<random>.tmp`), is fsync'ed, renamed over the target, and the directory is
@@ -77,11 +81,7 @@ export class FileToolStateStore implements ToolStateStore {
       );
     }
     this.#version = Math.max(this.#version, parsed.version);
-    return Object.freeze({
-      disabled: normalizeDisabled(parsed.disabled),
-      version: parsed.version,
-      savedAt: parsed.savedAt,
-    });
+    return snapshotOf(parsed.disabled, parsed.overrides, parsed.version, parsed.savedAt);
   }
 
   /**
@@ -89,9 +89,8 @@ export class FileToolStateStore implements ToolStateStore {
    * @throws ToolStateLockedError when another live process writes the file.
    * @throws ToolStateError naming the file when it cannot be written (permissions, full disk).
    */
-  save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
-    const names = normalizeDisabled(disabled);
-    const next = this.#queue.then(() => this.#write(names));
+  save(disabled: readonly string[], overrides?: ToolOverrides): Promise<ToolStateSnapshot> {
+    const next = this.#queue.then(() => this.#write(disabled, overrides));
     this.#queue = next.catch(() => undefined);
     return next;
   }
@@ -102,10 +101,11 @@ export class FileToolStateStore implements ToolStateStore {
     await this.#lock.release();
   }
 
-  async #write(disabled: string[]): Promise<ToolStateSnapshot> {
+  async #write(names: readonly string[], table: ToolOverrides | undefined): Promise<ToolStateSnapshot> {
     await this.#lock.acquire();
-    const snapshot = Object.freeze({ disabled, version: this.#version + 1, savedAt: Date.now() });
-    const body = `${JSON.stringify({ format: FORMAT, version: snapshot.version, savedAt: snapshot.savedAt, disabled }, null, 2)}\n`;
+    const snapshot = snapshotOf(names, table, this.#version + 1);
+    const { disabled, overrides, version, savedAt } = snapshot;
+    const body = `${JSON.stringify({ format: FORMAT, version, savedAt, disabled, overrides }, null, 2)}\n`;
     const dir = path.dirname(this.file);
     const temporary = `${this.file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
     try {

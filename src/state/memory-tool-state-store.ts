@@ -1,4 +1,5 @@
 import type { ToolStateSnapshot, ToolStateStore } from './tool-state-store.js';
+import { normalizeOverrides, type ToolOverrides } from '../tool-overrides.js';
 
 /** Sorted, duplicate-free copy of a disabled set (the stored form). */
 export function normalizeDisabled(names: Iterable<string>): string[] {
@@ -18,10 +19,12 @@ export function normalizeDisabled(names: Iterable<string>): string[] {
 export class MemoryToolStateStore implements ToolStateStore {
   #snapshot?: ToolStateSnapshot;
 
-  /** @param initial - a saved set to start from (version 1); omit for "nothing saved yet". */
-  constructor(initial?: readonly string[]) {
-    if (initial)
-      this.#snapshot = Object.freeze({ disabled: normalizeDisabled(initial), version: 1, savedAt: Date.now() });
+  /**
+   * @param initial - a saved set to start from (version 1); omit for "nothing saved yet".
+   * @param overrides - saved tool overrides to start from (with `initial`).
+   */
+  constructor(initial?: readonly string[], overrides?: ToolOverrides) {
+    if (initial) this.#snapshot = snapshotOf(initial, overrides, 1);
   }
 
   /** The saved snapshot, or `undefined` when nothing was saved. Never throws. */
@@ -29,10 +32,24 @@ export class MemoryToolStateStore implements ToolStateStore {
     return this.#snapshot;
   }
 
-  /** Replaces the saved set; the version grows by one on each save. Never throws. */
-  async save(disabled: readonly string[]): Promise<ToolStateSnapshot> {
-    const version = (this.#snapshot?.version ?? 0) + 1;
-    this.#snapshot = Object.freeze({ disabled: normalizeDisabled(disabled), version, savedAt: Date.now() });
+  /** Replaces the saved set and overrides; the version grows by one on each save. Never throws. */
+  async save(disabled: readonly string[], overrides?: ToolOverrides): Promise<ToolStateSnapshot> {
+    this.#snapshot = snapshotOf(disabled, overrides, (this.#snapshot?.version ?? 0) + 1);
     return this.#snapshot;
   }
+}
+
+/** A frozen snapshot in the stored form (sorted set, normalized overrides). */
+export function snapshotOf(
+  disabled: readonly string[],
+  overrides: Readonly<Record<string, unknown>> | undefined,
+  version: number,
+  savedAt = Date.now(),
+): ToolStateSnapshot {
+  return Object.freeze({
+    disabled: normalizeDisabled(disabled),
+    overrides: normalizeOverrides(overrides),
+    version,
+    savedAt,
+  });
 }

@@ -1,5 +1,7 @@
+import type { ToolOverrides } from '../tool-overrides.js';
+
 /**
- * Where the disabled-tool set lives beyond one process's memory. The server loads it at
+ * Where the disabled-tool set (and the operators' tool overrides) lives beyond one process's memory. The server loads it at
  * `start()`, saves it after every change, and, when the store can push, applies changes made
  * elsewhere (another replica, another admin) to its own registry and clients.
  *
@@ -16,13 +18,16 @@ export interface ToolStateStore {
    */
   load(): Promise<ToolStateSnapshot | undefined>;
   /**
-   * Saves the whole disabled set (names that are not registered yet included), atomically:
+   * Saves the whole disabled set (names that are not registered yet included) and the whole
+   * overrides table by registered name, atomically:
    * a reader sees either the previous or the new set, never a mix. Returns the stored snapshot
    * (with the store's version after the write). The server calls it one save at a time.
+   * A store written before overrides existed may ignore `overrides` and answer snapshots without
+   * them: the server then keeps its overrides in memory only.
    * @throws ToolStateError (or any error) when the write failed; the server logs it, emits
    *   `toolStateSaveFailed` and retries with the next change.
    */
-  save(disabled: readonly string[]): Promise<ToolStateSnapshot>;
+  save(disabled: readonly string[], overrides?: ToolOverrides): Promise<ToolStateSnapshot>;
   /**
    * Optional push: calls `listener` with every snapshot saved elsewhere (never the ones this
    * store instance saved itself). The server applies a snapshot whose `version` is higher than
@@ -38,6 +43,11 @@ export interface ToolStateStore {
 export interface ToolStateSnapshot {
   /** Disabled tool names, sorted, without duplicates. */
   readonly disabled: readonly string[];
+  /**
+   * Tool overrides by registered name (`{ name?, title?, description? }`). Absent when the store
+   * keeps none (a store or a state file from before overrides): the server's overrides stay as they are.
+   */
+  readonly overrides?: ToolOverrides;
   /** Monotonic version: higher wins when two writers race (last writer wins). */
   readonly version: number;
   /** When it was saved, ms since the epoch. */

@@ -120,7 +120,8 @@ interface ChangeSource {
 export interface MiddlewareHostParts {
   readonly cluster: object | undefined;
   readonly logger: Logger;
-  readonly registry: ChangeSource & { get(name: string): ReturnType<MiddlewareHost['tool']> };
+  /** `getExposed` resolves the name a client calls (after tool overrides). */
+  readonly registry: ChangeSource & { getExposed(name: string): ReturnType<MiddlewareHost['tool']> };
   /** Every other source of list changes. */
   readonly lists: readonly ChangeSource[];
 }
@@ -129,7 +130,7 @@ function hostOf({ cluster, logger, registry, lists }: MiddlewareHostParts): Midd
   return {
     cluster,
     logger,
-    tool: (name) => registry.get(name),
+    tool: (name) => registry.getExposed(name),
     onListsChanged: (listener) => {
       const removers = [registry, ...lists].map((source) => source.onChange(() => listener()));
       return () => removers.forEach((remove) => remove());

@@ -51,6 +51,8 @@ export const TOOLS_VIEW = {
   snapshot: true,
   tools: true,
   size: true,
+  overrides: true,
+  getExposed: true,
   onChange: true,
 } as const;
 export const DOCUMENTS_VIEW = {

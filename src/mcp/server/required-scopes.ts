@@ -5,7 +5,7 @@ import type { ResourceRegistryView } from '../../resources/resource-registry.js'
 
 /** What {@link requiredScopesOf} looks items up in. */
 export interface ScopedItems {
-  readonly registry: Pick<ToolRegistry, 'get'>;
+  readonly registry: Pick<ToolRegistry, 'getExposed'>;
   readonly prompts: Pick<PromptRegistryView, 'get'>;
   readonly resources: Pick<ResourceRegistryView, 'get' | 'getTemplate' | 'match'>;
   readonly documents: Pick<DocumentStoreView, 'get'>;
@@ -32,7 +32,7 @@ export function requiredScopesOf(items: ScopedItems) {
   return (method: string, params: Record<string, unknown>): readonly string[] | undefined => {
     switch (method) {
       case 'tools/call':
-        return items.registry.get(named(params, 'name') ?? '')?.requiredScopes;
+        return items.registry.getExposed(named(params, 'name') ?? '')?.requiredScopes;
       case 'prompts/get':
         return items.prompts.get(named(params, 'name') ?? '')?.requiredScopes;
       case 'resources/read':

@@ -1,4 +1,5 @@
-import type { Tool } from '../../registry/tool.js';
+import { Tool } from '../../registry/tool.js';
+import { ToolPackage } from '../../registry/tool-package.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 
 /** Where a {@link ToolHandle}'s tools stand: all enabled, all disabled, some of each, or gone. */
@@ -71,4 +72,14 @@ export function createToolHandle(
     disable: () => setEnabled(false),
     remove: () => registry.remove(live()).length > 0,
   });
+}
+
+/**
+ * `BaseMcpServer.removeTool`: removes a tool by name, or the given `Tool` / every tool of the given
+ * `ToolPackage` still registered, in one registry change. False when nothing was registered to remove.
+ */
+export function removeRegistered(registry: ToolRegistry, item: string | Tool<never> | ToolPackage): boolean {
+  const candidates =
+    typeof item === 'string' ? [registry.get(item)] : item instanceof ToolPackage ? item.tools : [item];
+  return registry.remove(candidates.filter((tool): tool is Tool<never> => tool instanceof Tool)).length > 0;
 }

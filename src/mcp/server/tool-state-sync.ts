@@ -2,17 +2,22 @@ import { ToolStateError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ToolStateSnapshot, ToolStateStore } from '../../state/tool-state-store.js';
 import type { ServerEvents } from './server-events.js';
+import { overridesKey, type ToolOverrides } from '../../tool-overrides.js';
 
-/** What the sync reads and writes: the registry's disabled set. */
+/** What the sync reads and writes: the registry's disabled set and tool overrides. */
 export interface DisabledSet {
   disabledNames(): string[];
-  setDisabled(names: Iterable<string>): void;
+  overrides(): ToolOverrides;
+  /** Applies both in one change (clients told once); `overrides` undefined keeps the current ones. */
+  replaceState(names: Iterable<string>, overrides?: ToolOverrides): void;
 }
 
-const keyOf = (names: readonly string[]) => names.join('\0');
+/** Identity of a state (sorted disabled set plus overrides); a snapshot without overrides counts as ours. */
+const keyOf = (names: readonly string[], overrides: ToolOverrides | undefined) =>
+  `${names.join('\0')}\u0001${overridesKey(overrides)}`;
 
 /**
- * Keeps a server's disabled set and a {@link ToolStateStore} in step:
+ * Keeps a server's disabled set and tool overrides and a {@link ToolStateStore} in step:
  *
  * - `start()` loads the saved set and applies it (replacing the configured defaults), or saves
  *   the defaults when nothing was saved. A `ToolStateError` (corrupt file) is logged naming
@@ -98,14 +103,15 @@ export class ToolStateSync {
     while (this.#dirty) {
       this.#dirty = false;
       const names = this.target.disabledNames();
-      const key = keyOf(names);
+      const overrides = this.target.overrides();
+      const key = keyOf(names, overrides);
       if (key === this.#savedKey || key === attempted) continue;
       attempted = key;
       try {
-        const saved = await this.store.save(names);
+        const saved = await this.store.save(names, overrides);
         this.#savedKey = key;
         this.#version = Math.max(this.#version, saved.version);
-        merged = keyOf(saved.disabled) === key ? undefined : saved;
+        merged = this.#keyOf(saved) === key ? undefined : saved;
       } catch (error) {
         const failure =
           error instanceof ToolStateError
@@ -140,17 +146,22 @@ export class ToolStateSync {
   /** A higher version, or the same version with another set (a store that merges changes learnt it). */
   #newer(snapshot: ToolStateSnapshot): boolean {
     if (snapshot.version !== this.#version) return snapshot.version > this.#version;
-    return keyOf([...snapshot.disabled].sort()) !== this.#savedKey;
+    return this.#keyOf(snapshot) !== this.#savedKey;
+  }
+
+  /** A snapshot's key; one without overrides (an older store) is read as keeping ours. */
+  #keyOf(snapshot: ToolStateSnapshot): string {
+    return keyOf([...snapshot.disabled].sort(), snapshot.overrides ?? this.target.overrides());
   }
 
   #apply(snapshot: ToolStateSnapshot): void {
     this.#applying = true;
     try {
-      this.target.setDisabled(snapshot.disabled);
+      this.target.replaceState(snapshot.disabled, snapshot.overrides);
     } finally {
       this.#applying = false;
     }
-    this.#savedKey = keyOf([...snapshot.disabled].sort());
+    this.#savedKey = this.#keyOf(snapshot);
     this.#version = Math.max(this.#version, snapshot.version);
   }
 }

@@ -68,7 +68,7 @@ export async function callTool(
     // execute never runs, but observers still see the failed call (as the client does).
     const result = invalidArgumentsResult(name, parsed.issues);
     events.safeEmit('toolCallFinished', {
-      name,
+      name: tool.name, // events use the registered name (an override may rename it for clients)
       requestId: ctx.mcpReq.id,
       sessionId: ctx.sessionId,
       args: (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>,
@@ -92,7 +92,12 @@ export async function callTool(
   const observed = events.listenerCount('toolCallStarted') + events.listenerCount('toolCallFinished') > 0;
   const started = observed ? performance.now() : 0;
   const base = observed
-    ? { name, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId, args: parsed.value as Record<string, unknown> }
+    ? {
+        name: tool.name,
+        requestId: ctx.mcpReq.id,
+        sessionId: ctx.sessionId,
+        args: parsed.value as Record<string, unknown>,
+      }
     : undefined;
   if (base) events.safeEmit('toolCallStarted', base);
   let thrown: unknown;

@@ -31,18 +31,21 @@ export class ViewTools {
       markSerializedOnce(shared); // the same array for every caller until the next change
       return responseArray(shared);
     }
-    const visible = shared.filter((listed) => this.#allowed(this.registry.get(listed.name), auth));
+    const visible = shared.filter((listed) => this.#allowed(this.registry.getExposed(listed.name), auth));
     for (const tool of this.#own.values()) {
       if (!this.registry.isDisabled(tool.name) && this.#allowed(tool, auth)) visible.push(tool.compiled().listed);
     }
     return visible;
   }
 
-  /** The tool a `tools/call` names, with why it cannot run if it cannot. */
+  /**
+   * The tool a `tools/call` names (by the name clients see: an override's new name, never a
+   * renamed tool's old one), with why it cannot run if it cannot.
+   */
   resolve(name: string, auth: AuthInfo | undefined): { tool?: Tool<never>; problem?: 'unknown' | 'disabled' } {
-    const tool = this.#own.get(name) ?? this.registry.get(name);
+    const tool = this.#own.get(name) ?? this.registry.getExposed(name);
     if (!tool || !this.#allowed(tool, auth)) return { problem: 'unknown' };
-    if (this.registry.isDisabled(name)) return { problem: 'disabled' };
+    if (this.registry.isDisabled(tool.name)) return { problem: 'disabled' };
     return { tool };
   }
 
