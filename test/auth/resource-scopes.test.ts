@@ -130,4 +130,25 @@ describe('requiredScopes and canAccess on resources and templates (OAuth resourc
     expect(staff.status).toBe(200);
     expect(staff.message).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/not found/) } });
   });
+
+  it('resources/subscribe (legacy) to a resource or template the caller may not see: not found', async () => {
+    const token = await as.token(url, ['tools:read']);
+    const id = await openSession(url, bearer(token));
+    const subscribe = async (uri: string, rpcId: number) =>
+      (
+        await messages(
+          await post(
+            url,
+            { jsonrpc: '2.0', id: rpcId, method: 'resources/subscribe', params: { uri } },
+            sessionHeaders(id, bearer(token)),
+          ),
+        )
+      )[0];
+    for (const [i, uri] of ['notes://staff', 'notes://secret', 'drafts://7'].entries()) {
+      expect(await subscribe(uri, 10 + i)).toMatchObject({ error: { message: expect.stringMatching(/not found/i) } });
+    }
+    // What the caller may see (and URIs nothing serves yet) can still be subscribed to.
+    expect(await subscribe('notes://public', 20)).toMatchObject({ result: {} });
+    expect(await subscribe('notes://later', 21)).toMatchObject({ result: {} });
+  });
 });

@@ -1,5 +1,9 @@
 import { normalizeUri } from '../../resources/uri-normalization.js';
+import { ResourceNotFoundError } from '../../errors.js';
+import { admits } from '../../registry/access-rule.js';
+import type { ResourceRegistryView } from '../../resources/resource-registry.js';
 import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
+import { toProtocolError } from './handler-errors.js';
 
 /**
  * The resource URIs one view's client subscribed to, so that a resource update reaches only
@@ -36,13 +40,28 @@ export class ResourceSubscriptions {
   }
 }
 
+/** Where a subscription's URI is looked up for its access rule (the resources and templates). */
+export type SubscriptionAccess = Pick<ResourceRegistryView, 'get' | 'match'>;
+
 /**
  * Installs `resources/subscribe` and `resources/unsubscribe` (legacy era) on a view. Any URI
- * may be subscribed to, including one that does not exist yet or that a template serves.
+ * may be subscribed to, including one that does not exist yet or that a template serves, except
+ * one whose resource or template the caller's access rule (`canAccess` / `requiredScopes`)
+ * refuses: that is not found, as on `resources/read`, so a client learns nothing of it.
+ * @throws ResourceNotFoundError (as a JSON-RPC error) for such a URI.
  */
-export function installSubscriptionHandlers(routes: HandlerRoutes, subscriptions: ResourceSubscriptions): void {
-  routes.setRequestHandler('resources/subscribe', (request) => {
-    subscriptions.subscribe(request.params.uri);
+export function installSubscriptionHandlers(
+  routes: HandlerRoutes,
+  subscriptions: ResourceSubscriptions,
+  resources: SubscriptionAccess,
+): void {
+  routes.setRequestHandler('resources/subscribe', (request, ctx) => {
+    const { uri } = request.params;
+    const entry = resources.get(uri) ?? resources.match(uri)?.template;
+    if (entry && !admits(entry.access, ctx.http?.authInfo)) {
+      throw toProtocolError(new ResourceNotFoundError(uri), 'resources/subscribe');
+    }
+    subscriptions.subscribe(uri);
     return {};
   });
   routes.setRequestHandler('resources/unsubscribe', (request) => {

@@ -92,7 +92,7 @@ export function createView(
   installToolHandlers(routes, toolDeps);
   if (model.tasks) installTaskHandlers(server, routes, toolDeps, model.tasks);
   installResourceHandlers(server, routes, model);
-  installSubscriptionHandlers(routes, subscriptions);
+  installSubscriptionHandlers(routes, subscriptions, model.resources);
   installPromptHandlers(server, routes, model.prompts, model.requestState);
   installCompletionHandlers(server, routes, model);
   return { server, tools };
