@@ -1,4 +1,5 @@
 import { OpenApiError } from '../errors.js';
+import { assertKnownOptions, optionKeys } from '../known-options.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { planAuth, type OpenApiCredential } from './auth.js';
 import { buildInputPlan } from './input-schema.js';
@@ -57,6 +58,21 @@ function acceptFor(operation: OperationObject): string {
   return [...ordered, '*/*;q=0.1'].join(', ');
 }
 
+const OPTION_KEYS = optionKeys<FromOpenApiOptions>()([
+  'include',
+  'exclude',
+  'serverUrl',
+  'baseUrl',
+  'credentials',
+  'headers',
+  'toolName',
+  'timeoutMs',
+  'maxResponseBytes',
+  'fetch',
+  'name',
+  'instructions',
+]);
+
 /**
  * Builds a {@link ToolPackage} from an OpenAPI 3.0 / 3.1 document: one tool per operation
  * (filtered with `include` / `exclude`), whose input schema comes from the operation's
@@ -78,13 +94,23 @@ function acceptFor(operation: OperationObject): string {
  * ```
  *
  * @param spec - a file path or http(s) URL (JSON or YAML), or a parsed document object.
- * @throws OpenApiError when the spec cannot be loaded or is not OpenAPI 3.x, a relative server URL
+ * @throws InvalidOptionsError for an option key (or `include` / `exclude` filter key) it does not define.
+ * @throws OpenApiError when `credentials` names a security scheme the spec does not define, a filter's
+ *   `methods` names no HTTP method, the spec cannot be loaded or is not OpenAPI 3.x, a relative server URL
  *   has nothing to resolve against, `toolName` gives a bad or repeated name, or swagger-parser is
  *   not installed.
  */
 export async function fromOpenAPI(spec: OpenApiSource, options: FromOpenApiOptions = {}): Promise<ToolPackage> {
+  assertKnownOptions('fromOpenAPI option', options, OPTION_KEYS);
   const loaded = await loadSpec(spec, options.fetch);
   const { document } = loaded;
+  const schemes = Object.keys(document.components?.securitySchemes ?? {});
+  for (const name of Object.keys(options.credentials ?? {})) {
+    if (!schemes.includes(name)) {
+      const known = schemes.length > 0 ? `its schemes are ${schemes.join(', ')}` : 'it defines none';
+      throw new OpenApiError(`credentials.${name}: the spec has no security scheme "${name}" (${known}).`);
+    }
+  }
   const serverUrl = resolveServerUrl(loaded, options.serverUrl, options.baseUrl);
   const operations = selectOperations(document, options.include, options.exclude);
   const names = nameOperations(operations, options.toolName);

@@ -1,4 +1,5 @@
 import { OpenApiError } from '../errors.js';
+import { assertKnownOptions, optionKeys } from '../known-options.js';
 import { lazyRequire } from '../lazy-module.js';
 import type { HttpMethod, OpenApiDocument, OperationObject, ParameterObject } from './spec-types.js';
 
@@ -41,8 +42,24 @@ export interface SpecOperation {
   readonly parameters: readonly ParameterObject[];
 }
 
-function compileFilter(filter: OperationFilter | undefined): ((info: OpenApiOperationInfo) => boolean) | undefined {
+const FILTER_KEYS = optionKeys<OperationFilter>()(['tags', 'paths', 'operationIds', 'methods']);
+
+/**
+ * @throws InvalidOptionsError for a key an `OperationFilter` does not define (a misspelled filter
+ *   would otherwise match nothing and expose every operation).
+ * @throws OpenApiError for a name in `methods` that is not an HTTP method.
+ */
+function compileFilter(
+  filter: OperationFilter | undefined,
+  which: 'include' | 'exclude',
+): ((info: OpenApiOperationInfo) => boolean) | undefined {
   if (!filter) return undefined;
+  assertKnownOptions(`fromOpenAPI ${which} filter`, filter, FILTER_KEYS);
+  for (const method of filter.methods ?? []) {
+    if (!METHODS.includes(String(method).toLowerCase() as HttpMethod)) {
+      throw new OpenApiError(`${which}.methods: "${method}" is not an HTTP method (one of ${METHODS.join(', ')}).`);
+    }
+  }
   const tags = new Set(filter.tags ?? []);
   const ids = new Set(filter.operationIds ?? []);
   const methods = new Set((filter.methods ?? []).map((method) => method.toUpperCase()));
@@ -71,8 +88,8 @@ export function selectOperations(
   include?: OperationFilter,
   exclude?: OperationFilter,
 ): SpecOperation[] {
-  const included = compileFilter(include);
-  const excluded = compileFilter(exclude);
+  const included = compileFilter(include, 'include');
+  const excluded = compileFilter(exclude, 'exclude');
   const selected: SpecOperation[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     if (!item) continue;

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OpenApiError } from '../../src/errors.js';
+import { InvalidOptionsError, OpenApiError } from '../../src/errors.js';
 import { fromOpenAPI, type FromOpenApiOptions } from '../../src/openapi/index.js';
 import { PNG } from '../support/media.js';
 import {
@@ -183,6 +183,21 @@ describe('fromOpenAPI on the Swagger Petstore spec', () => {
 describe('fromOpenAPI options', () => {
   const names = async (options: FromOpenApiOptions) =>
     (await fromOpenAPI(PETSTORE_SPEC, options)).tools.map((tool) => tool.name);
+
+  it('refuses misspelled options, filter keys, methods and credentials instead of exposing every operation', async () => {
+    const typo = { inlcude: { tags: ['store'] } } as unknown as FromOpenApiOptions;
+    await expect(fromOpenAPI(PETSTORE_SPEC, typo)).rejects.toThrow(InvalidOptionsError);
+    await expect(fromOpenAPI(PETSTORE_SPEC, typo)).rejects.toThrow(/"inlcude" \(did you mean "include"\?\)/);
+    const filterTypo = { exclude: { method: ['DELETE'] } } as unknown as FromOpenApiOptions;
+    await expect(fromOpenAPI(PETSTORE_SPEC, filterTypo)).rejects.toThrow(/"method" \(did you mean "methods"\?\)/);
+    await expect(fromOpenAPI(PETSTORE_SPEC, { exclude: { methods: ['DELET'] } })).rejects.toThrow(
+      /exclude\.methods: "DELET" is not an HTTP method/,
+    );
+    await expect(fromOpenAPI(PETSTORE_SPEC, { credentials: { nope: 'x' } })).rejects.toThrow(
+      /credentials\.nope: the spec has no security scheme "nope" \(its schemes are .*api_key/,
+    );
+    expect(await names({ exclude: { methods: ['delete'] } })).not.toContain('deletePet');
+  });
 
   it('includes and excludes by tag, path glob, operationId and method', async () => {
     expect(await names({ include: { tags: ['store'] } })).toEqual([
