@@ -1,19 +1,13 @@
 import type { RequestPipeline } from './request-pipeline.js';
+import { serverSlot } from '../../server-slot.js';
 
-/** Each server's request pipeline, reachable by the toolkit's own modules (and tests) without public API. */
-const pipelines = new WeakMap<object, RequestPipeline>();
+const slot = serverSlot<RequestPipeline>();
 
 /** Called once by the `BaseMcpServer` constructor. */
-export function setServerPipeline(server: object, pipeline: RequestPipeline): void {
-  pipelines.set(server, pipeline);
-}
+export const setServerPipeline: (server: object, value: RequestPipeline) => void = slot.set;
 
 /**
- * The request pipeline of `server` (where `server.use()` of issue #26 will add its stages).
+ * The request pipeline of `server` (where `server.use()` adds its stages).
  * @throws TypeError when `server` is not a `BaseMcpServer`.
  */
-export function serverPipeline(server: object): RequestPipeline {
-  const pipeline = pipelines.get(server);
-  if (!pipeline) throw new TypeError('Expected an mcp-toolkit server (an instance of a BaseMcpServer subclass).');
-  return pipeline;
-}
+export const serverPipeline: (server: object) => RequestPipeline = slot.of;

@@ -1,6 +1,7 @@
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import type { ChangeSink } from './live-views.js';
+import { serverSlot } from '../../server-slot.js';
 
 /**
  * What a transport that builds a view per request needs from its server: the HTTP endpoint of
@@ -25,19 +26,13 @@ export interface TransportHost {
   upstreams(): ReadonlyArray<{ name: string; state: string; tools: number }>;
 }
 
-const hosts = new WeakMap<object, TransportHost>();
+const slot = serverSlot<TransportHost>();
 
 /** Called once by the `BaseMcpServer` constructor. */
-export function setTransportHost(server: object, host: TransportHost): void {
-  hosts.set(server, host);
-}
+export const setTransportHost: (server: object, value: TransportHost) => void = slot.set;
 
 /**
  * The transport host of `server`, for the toolkit's own transports (not public API).
  * @throws TypeError when `server` is not a `BaseMcpServer`.
  */
-export function transportHostOf(server: object): TransportHost {
-  const host = hosts.get(server);
-  if (!host) throw new TypeError('Expected an mcp-toolkit server (an instance of a BaseMcpServer subclass).');
-  return host;
-}
+export const transportHostOf: (server: object) => TransportHost = slot.of;
