@@ -50,7 +50,9 @@ export function edgeApp(
     const name = decodeURIComponent(admin[1]!);
     if (url.searchParams.get('enabled') === 'false') server.disableTool(name);
     else server.enableTool(name);
-    return Response.json({ tools: server.getToolStates() });
+    // Names and states only: a ToolState also holds the tool itself (handler, schemas), which is not for the wire.
+    const tools = server.getToolStates().map(({ name, enabled, packageName }) => ({ name, enabled, packageName }));
+    return Response.json({ tools });
   };
 }
 // #endregion edge-server

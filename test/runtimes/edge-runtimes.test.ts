@@ -135,6 +135,10 @@ async function toggle(url: string, tool: string, enabled: boolean): Promise<void
   const admin = new URL(`/admin/tools/${tool}?enabled=${enabled}`, url);
   const response = await fetch(admin, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   expect(response.status).toBe(200);
+  const { tools } = (await response.json()) as { tools: Array<Record<string, unknown>> };
+  // Only names and states go out: never the tool object with its handler and schemas.
+  expect(tools.find((state) => state.name === tool)).toEqual({ name: tool, enabled });
+  for (const state of tools) expect(state).not.toHaveProperty('tool');
 }
 
 const text = (result: { content: Array<{ text?: string }> }) => result.content[0]?.text;
