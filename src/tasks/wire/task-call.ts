@@ -12,18 +12,18 @@ import { InputUnavailableError, TaskError, ToolCallAbortedError } from '../../er
 import type { Tool } from '../../registry/tool.js';
 import type { ElicitOptions, ToolContext, ToolProgress } from '../../registry/tool-context.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
-import type { RunningTask, TaskManager } from '../../tasks/task-manager.js';
-import type { TaskOutcome, TaskRecord } from '../../tasks/task-store.js';
+import type { RunningTask, TaskManager } from '../engine/task-manager.js';
+import type { TaskOutcome, TaskRecord } from '../store/task-store.js';
 import {
   inputAnswerProblem,
   MAX_INPUT_ATTEMPTS,
   tooManyWrongAnswers,
   type InputKind,
-} from '../context/input-answers.js';
-import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
-import { buildToolContext, requestEra, wireSchema } from '../context/tool-context-builder.js';
-import { taskAnswer } from '../sdk-internals/view-server.js';
-import { callTool, checkOutput, type ToolCallDeps } from './tool-call.js';
+} from '../../mcp/context/input-answers.js';
+import { inputRoundOutcome, InputNeeded, InputRounds } from '../../mcp/context/input-rounds.js';
+import { buildToolContext, requestEra, wireSchema } from '../../mcp/context/tool-context-builder.js';
+import { taskAnswer } from '../../mcp/sdk-internals/view-server.js';
+import { callTool, checkOutput, type ToolCallDeps } from '../../mcp/view/tool-call.js';
 import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
 
 /** What a view needs to answer `tools/call` with tasks. */

@@ -4,7 +4,7 @@ import {
   type ClientCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { TaskRecord } from '../../tasks/task-store.js';
+import type { TaskRecord } from '../store/task-store.js';
 
 /** The tasks extension's id (SEP-2663, protocol revision 2026-07-28). */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';

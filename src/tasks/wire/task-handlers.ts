@@ -1,13 +1,16 @@
 import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
-import type { PendingInput, TaskManager } from '../../tasks/task-manager.js';
-import { isTerminalTaskStatus, type TaskRecord } from '../../tasks/task-store.js';
-import { requestEra } from '../context/tool-context-builder.js';
+import type { PendingInput, TaskManager } from '../engine/task-manager.js';
+import { isTerminalTaskStatus, type TaskRecord } from '../store/task-store.js';
+import { requestEra } from '../../mcp/context/tool-context-builder.js';
 import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
-import type { ToolCallDeps } from './tool-call.js';
+import type { ToolCallDeps } from '../../mcp/view/tool-call.js';
+import type { HandlerRoutes } from '../../mcp/pipeline/request-pipeline.js';
+import type { ViewTasks } from '../../mcp/view/view.js';
 import {
   detailedTask,
+  LEGACY_TASKS_CAPABILITY,
   legacyTask,
   optedIntoTasks,
   RELATED_TASK_META_KEY,
@@ -15,7 +18,6 @@ import {
   TASKS_EXTENSION_ID,
   tasksExtensionRequired,
 } from './task-wire.js';
-import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -26,6 +28,23 @@ const InputResponses = z.record(z.string(), z.unknown());
 
 /** Page size of 2025-11-25 `tasks/list`. */
 const TASK_LIST_PAGE = 100;
+
+/** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
+const VIEW_TASKS_CAPABILITY = Object.freeze({
+  legacyCapability: LEGACY_TASKS_CAPABILITY,
+  extensionId: TASKS_EXTENSION_ID,
+});
+
+/**
+ * MCP tasks for the views of one server (both wire forms), run by `manager`: the one way the
+ * server's views reach tasks. The view declares `capability` and calls `install` once.
+ */
+export function viewTasks(manager: TaskManager): ViewTasks {
+  return {
+    capability: VIEW_TASKS_CAPABILITY,
+    install: (server, routes, deps) => installTaskHandlers(server, routes, deps, manager),
+  };
+}
 
 /**
  * Installs task support on a view: `tools/call` that may answer with a task, and the task
@@ -41,7 +60,7 @@ const TASK_LIST_PAGE = 100;
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-export function installTaskHandlers(
+function installTaskHandlers(
   server: Server,
   routes: HandlerRoutes,
   deps: ToolCallDeps,
