@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { isSpecType, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
 import type { PendingInput, TaskManager } from '../engine/task-manager.js';
@@ -89,7 +89,7 @@ function installTaskHandlers(
 
   routes.setRequestHandler(
     'tools/call',
-    (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx) as never,
+    (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx),
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
@@ -101,14 +101,14 @@ function installTaskHandlers(
   routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/get');
     const task = await found(manager.get(params.taskId, owner(ctx)));
-    return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task)) as never;
+    return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task));
   });
 
   routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/cancel');
     if (requestEra(ctx) === 'modern') {
       await found(manager.cancel(params.taskId, owner(ctx)));
-      return { resultType: 'complete' } as never;
+      return { resultType: 'complete' };
     }
     const before = await found(manager.get(params.taskId, owner(ctx)));
     if (isTerminalTaskStatus(before.status)) {
@@ -117,7 +117,7 @@ function installTaskHandlers(
         `Cannot cancel task ${before.taskId}: it is already ${before.status}.`,
       );
     }
-    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx)))) as never;
+    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx))));
   });
 
   routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
@@ -132,7 +132,7 @@ function installTaskHandlers(
       );
     }
     await found(manager.answerInput(params.taskId, owner(ctx), responses.data));
-    return { resultType: 'complete' } as never;
+    return { resultType: 'complete' };
   });
 
   legacyHandler('tasks/list', async (request, ctx) => {
@@ -176,7 +176,7 @@ function notifyStatus(server: Server, manager: TaskManager, taskId: string): voi
     const stop = manager.onChange(({ kind, task }) => {
       if (kind !== 'changed' || !ids.has(task.taskId)) return;
       if (isTerminalTaskStatus(task.status)) ids.delete(task.taskId);
-      server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) } as never).catch(() => {});
+      server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) }).catch(() => {});
     });
     entry = { ids, stop };
     watched.set(server, entry);
@@ -211,10 +211,14 @@ async function sendInput(ctx: ServerContext, taskId: string, pending: PendingInp
     let answer: unknown;
     // Sent as it is: the task checks the answer (and asks again) the same way on both wires.
     if (pending.request.method === 'elicitation/create') {
-      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params } as never);
+      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params });
     } else if (pending.request.method === 'sampling/createMessage') {
-      answer = await ctx.mcpReq.requestSampling(params as never);
-    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } } as never);
+      // The task built it from the tool's typed `sample()` params; the guard gives them their SDK type back.
+      if (!isSpecType.CreateMessageRequestParams(params)) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid sampling/createMessage params.');
+      }
+      answer = await ctx.mcpReq.requestSampling(params);
+    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } });
     pending.resolve(answer);
   } catch (error) {
     pending.reject(error);
