@@ -1,5 +1,9 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,10 @@
-import { isSpecType, ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
 import type { PendingInput, TaskManager } from '../engine/task-manager.js';
@@ -60,12 +66,7 @@ export function viewTasks(manager: TaskManager): ViewTasks {
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-function installTaskHandlers(
-  server: Server,
-  routes: HandlerRoutes,
-  deps: ToolCallDeps,
-  manager: TaskManager,
-): void {
+function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCallDeps, manager: TaskManager): void {
   let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
@@ -87,9 +88,8 @@ function installTaskHandlers(
     }
   };
 
-  routes.setRequestHandler(
-    'tools/call',
-    (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx),
+  routes.setRequestHandler('tools/call', (request, ctx) =>
+    callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx),
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
@@ -101,7 +101,7 @@ function installTaskHandlers(
   routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/get');
     const task = await found(manager.get(params.taskId, owner(ctx)));
-    return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task));
+    return requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task);
   });
 
   routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
