@@ -1,7 +1,7 @@
 import { ClusterUnavailableError, TaskError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { decodeCursor, encodeCursor, MemoryTaskStore } from '../tasks/memory-task-store.js';
-import { isTerminalTaskStatus } from '../tasks/task-store.js';
+import { decodeCursor, encodeCursor, MemoryTaskStore } from '../tasks/store/memory-task-store.js';
+import { isTerminalTaskStatus } from '../tasks/store/task-store.js';
 import type {
   NewTaskRecord,
   TaskOutcome,
@@ -10,7 +10,7 @@ import type {
   TaskStatusUpdate,
   TaskStore,
   TaskStoreEvent,
-} from '../tasks/task-store.js';
+} from '../tasks/store/task-store.js';
 import type { RedisLink } from './redis-link.js';
 import { CAS_TASK_SCRIPT, CREATE_TASK_SCRIPT, EXPIRE_TASK_SCRIPT } from './task-scripts.js';
 import { nodeCrypto } from '../lazy-module.js';

@@ -30,7 +30,7 @@ import type { ServerEvents } from './server/server-events.js';
 import type { ClusterMembership } from '../state/cluster-membership.js';
 import type { ServerInfo } from './server/server-info.js';
 import type { BaseMcpServerOptions } from './server/server-options.js';
-import type { TaskManager } from '../tasks/task-manager.js';
+import type { TaskManager } from '../tasks/engine/task-manager.js';
 import { useMiddleware, type Middleware, type MiddlewareScope } from './pipeline/middleware.js';
 
 export type { ServerInfo } from './server/server-info.js';

@@ -6,7 +6,8 @@ import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
-import type { TaskManager } from '../tasks/task-manager.js';
+import type { TaskManager } from '../tasks/engine/task-manager.js';
+import { viewTasks } from '../tasks/wire/task-handlers.js';
 import { createView, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
 import type { TransportHost } from './server/transport-host.js';
@@ -20,7 +21,7 @@ import { requestStateCodec } from './server/request-state.js';
 import { ServerEvents } from './server/server-events.js';
 import type { ServerInfo } from './server/server-info.js';
 import type { BaseMcpServerOptions } from './server/server-options.js';
-import { createServerTasks } from './server/server-tasks.js';
+import { createServerTasks } from '../tasks/engine/server-tasks.js';
 import { ToolStateSync } from './server/tool-state-sync.js';
 import { UriResolver } from './server/uri-resolver.js';
 import { RequestPipeline } from './pipeline/request-pipeline.js';
@@ -93,7 +94,7 @@ export function createServerParts(
     calls: views.calls,
     pageSize: options.resourcePageSize,
     defaultToolTimeoutMs: options.defaultToolTimeoutMs,
-    tasks,
+    tasks: viewTasks(tasks),
     pipeline,
     requestState: requestStateCodec(
       options.requestStateKey ?? options.cluster?.requestStateKeys ?? options.cluster?.requestStateKey,

@@ -9,9 +9,8 @@
  */
 export { TaskError } from '../errors.js';
 export type { TaskSupport } from '../registry/tool.js';
-export type { TaskOptions } from '../mcp/server/server-tasks.js';
-export type { TaskEventInfo } from '../mcp/server/server-events.js';
-export { MemoryTaskStore } from '../tasks/memory-task-store.js';
+export type { TaskOptions, TaskEventInfo } from '../tasks/engine/server-tasks.js';
+export { MemoryTaskStore } from '../tasks/store/memory-task-store.js';
 export {
   TaskManager,
   type TaskStart,
@@ -19,8 +18,8 @@ export {
   type TaskInputRequest,
   type PendingInput,
   type TaskChangeListener,
-} from '../tasks/task-manager.js';
-export { resolveTaskPolicy, type TaskPolicy, type ResolvedTaskPolicy } from '../tasks/task-policy.js';
+} from '../tasks/engine/task-manager.js';
+export { resolveTaskPolicy, type TaskPolicy, type ResolvedTaskPolicy } from '../tasks/engine/task-policy.js';
 export {
   isTerminalTaskStatus,
   type TaskStore,
@@ -32,4 +31,4 @@ export {
   type TaskPage,
   type TaskStoreEvent,
   type TaskErrorObject,
-} from '../tasks/task-store.js';
+} from '../tasks/store/task-store.js';

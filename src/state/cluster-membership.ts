@@ -1,6 +1,6 @@
 import type { ChangeBus } from './change-bus.js';
 import type { SessionDirectory } from './session-directory.js';
-import type { TaskStore } from '../tasks/task-store.js';
+import type { TaskStore } from '../tasks/store/task-store.js';
 import type { ToolStateStore } from './tool-state-store.js';
 
 /**

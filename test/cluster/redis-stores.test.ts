@@ -7,7 +7,7 @@ import { createCluster, type RedisCluster } from '../../src/cluster/create-clust
 import { ClusterUnavailableError } from '../../src/errors.js';
 import type { ClusterChange } from '../../src/state/change-bus.js';
 import type { ToolStateSnapshot } from '../../src/state/tool-state-store.js';
-import type { TaskStoreEvent } from '../../src/tasks/task-store.js';
+import type { TaskStoreEvent } from '../../src/tasks/store/task-store.js';
 import { freePort, RedisServer } from '../support/services.js';
 
 const noop = () => {};

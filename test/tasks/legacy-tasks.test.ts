@@ -1,5 +1,9 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +72,48 @@ describe('2025-11-25 tasks with the v1 client (in memory)', () => {
     }
     expect(kinds[0]).toBe('taskCreated');
     expect(final).toMatchObject({ content: [{ type: 'text', text: 'hello Ada' }] });
+  });
+
+  it("sends a task's sampling request on tasks/result and hands the answer to the tool", async () => {
+    s = server();
+    s.registerTool(
+      defineTool({
+        name: 'summarize',
+        taskSupport: 'required',
+        execute: async (_args, context) => {
+          const reply = await context.sample({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Summarize.' } }],
+            maxTokens: 20,
+          });
+          return `model said: ${reply.content.type === 'text' ? reply.content.text : '?'}`;
+        },
+      }),
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    (s as unknown as { handles?: unknown }).handles = serveStdio((ctx) => s['createFreshMcpServer'](ctx), {
+      transport: serverSide,
+    });
+    const client = new V1Client({ name: 'v1', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    const asked: unknown[] = [];
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      asked.push(request.params);
+      return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'short' } };
+    });
+    await client.connect(clientSide as never);
+    await client.listTools(); // callToolStream reads each tool's taskSupport from the listing
+    let final: unknown;
+    for await (const message of client.experimental.tasks.callToolStream({ name: 'summarize', arguments: {} })) {
+      if (message.type === 'result') final = message.result;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(final).toMatchObject({ content: [{ type: 'text', text: 'model said: short' }] });
+    expect(asked).toEqual([
+      expect.objectContaining({
+        maxTokens: 20,
+        messages: [{ role: 'user', content: { type: 'text', text: 'Summarize.' } }],
+        _meta: { 'io.modelcontextprotocol/related-task': { taskId: expect.any(String) } },
+      }),
+    ]);
   });
 
   it('cancels, fails on a protocol error, and refuses bad task params', async () => {

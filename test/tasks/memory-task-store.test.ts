@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TaskError } from '../../src/errors.js';
-import { MemoryTaskStore } from '../../src/tasks/memory-task-store.js';
-import type { NewTaskRecord, TaskStoreEvent } from '../../src/tasks/task-store.js';
+import { MemoryTaskStore } from '../../src/tasks/store/memory-task-store.js';
+import type { NewTaskRecord, TaskStoreEvent } from '../../src/tasks/store/task-store.js';
 
 function newTask(taskId: string, owner = 'session:a', createdAt = 1000, ttlMs: number | null = 60_000): NewTaskRecord {
   return {

@@ -3,9 +3,9 @@
 // store that pushes (subscribe) and with one that cannot (the manager polls).
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolCallAbortedError } from '../../src/errors.js';
-import { MemoryTaskStore } from '../../src/tasks/memory-task-store.js';
-import { TaskManager } from '../../src/tasks/task-manager.js';
-import type { TaskStore } from '../../src/tasks/task-store.js';
+import { MemoryTaskStore } from '../../src/tasks/store/memory-task-store.js';
+import { TaskManager } from '../../src/tasks/engine/task-manager.js';
+import type { TaskStore } from '../../src/tasks/store/task-store.js';
 
 /** The same store without `subscribe`: like a shared store that cannot push. */
 function withoutPush(store: MemoryTaskStore): TaskStore {

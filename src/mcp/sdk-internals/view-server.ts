@@ -2,6 +2,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type CallToolResult,
   type Implementation,
   type JSONRPCRequest,
   type ResourceUpdatedNotification,
@@ -44,10 +45,14 @@ function refinerFor(method: string): (error: unknown) => never {
 /** `tools/call` answers that are task handles (`CreateTaskResult`), not `CallToolResult`s. */
 const taskAnswers = new WeakSet<object>();
 
-/** Marks `result` as a task handle, so that a view serving tasks sends it as it is (see {@link ViewServer}). */
-export function taskAnswer<T extends object>(result: T): T {
+/**
+ * Marks `result` as a task handle, so that a view serving tasks sends it as it is (see {@link ViewServer}).
+ * Typed as the `CallToolResult` the SDK's `tools/call` handler type demands: the SDK's types know no task
+ * handle there, and this is the one place that carries one past them.
+ */
+export function taskAnswer(result: Result): CallToolResult {
   taskAnswers.add(result);
-  return result;
+  return result as CallToolResult;
 }
 
 /** Carries a task handle out of the SDK's wrapper; not an `Error`, so no stack trace is captured per call. */

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
 import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
-import type { TaskStatus } from '../../tasks/task-store.js';
+import type { TaskEventInfo } from '../../tasks/engine/server-tasks.js';
 
 /**
  * Why a session ended: `closed` (its transport closed, or `closeSession()`), `deleted` (the
@@ -76,16 +76,6 @@ export interface ServerEventMap {
    * Reads made by the app through `server.readResource()` are not reported.
    */
   resourceRead: [{ uri: string; ok: boolean; durationMs: number; error?: unknown; sessionId?: string }];
-}
-
-/** Which task an event is about. */
-export interface TaskEventInfo {
-  taskId: string;
-  owner: string;
-  toolName: string;
-  status: TaskStatus;
-  /** `legacy` (2025-11-25 `task` param) or `extension` (2026-07-28 tasks extension). */
-  wire: 'legacy' | 'extension';
 }
 
 /**

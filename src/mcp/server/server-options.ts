@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.js';
 import type { ClusterMembership } from '../../state/cluster-membership.js';
 import type { ToolStateStore } from '../../state/tool-state-store.js';
 import type { McpServerObserver } from './observer.js';
-import type { TaskOptions } from './server-tasks.js';
+import type { TaskOptions } from '../../tasks/engine/server-tasks.js';
 import type { SessionToolsFactory } from './session-tools.js';
 
 /** Options shared by every server class. */

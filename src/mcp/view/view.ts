@@ -13,11 +13,9 @@ import { installSubscriptionHandlers, ResourceSubscriptions } from './resource-s
 import type { ServerInfo } from '../server/server-info.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
-import { installTaskHandlers } from './task-handlers.js';
-import { ViewServer } from '../sdk-internals/view-server.js';
-import { LEGACY_TASKS_CAPABILITY, TASKS_EXTENSION_ID } from './task-wire.js';
-import type { TaskManager } from '../../tasks/task-manager.js';
-import type { RequestPipeline } from '../pipeline/request-pipeline.js';
+import { ViewServer, type ViewServerOptions } from '../sdk-internals/view-server.js';
+import type { HandlerRoutes, RequestPipeline } from '../pipeline/request-pipeline.js';
+import type { ToolCallDeps } from './tool-call.js';
 import { ViewTools } from './view-tools.js';
 
 /** What a view is built from: the shared model owned by `BaseMcpServer`. */
@@ -40,8 +38,8 @@ export interface ViewModel {
   readonly defaultToolTimeoutMs?: number;
   /** The request pipeline every handler of every view is registered through (one per server). */
   readonly pipeline: RequestPipeline;
-  /** MCP tasks (both eras); without it no view offers tasks. */
-  readonly tasks?: TaskManager;
+  /** MCP tasks (both eras), from `tasks/wire/`; without it no view offers tasks. */
+  readonly tasks?: ViewTasks;
   /** Server instructions followed by every tool package's instructions, or undefined. */
   instructions(): string | undefined;
   onError(error: unknown): void;
@@ -60,8 +58,16 @@ export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
   logging: {},
 });
 
-/** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
-const VIEW_TASKS = Object.freeze({ legacyCapability: LEGACY_TASKS_CAPABILITY, extensionId: TASKS_EXTENSION_ID });
+/**
+ * MCP tasks on a view (both eras), plugged in by the server from `tasks/wire/`, the folder that
+ * owns tasks: the view knows only this much of them.
+ */
+export interface ViewTasks {
+  /** The tasks capability (2025-11-25) and extension id (2026-07-28) the view declares. */
+  readonly capability: NonNullable<ViewServerOptions['tasks']>;
+  /** Installs `tools/call` with tasks (replacing the plain one) and the task methods on one view. */
+  install(server: Server, routes: HandlerRoutes, deps: ToolCallDeps): void;
+}
 
 /**
  * Materializes one SDK server (a *view*) from the model. The view holds no copy of
@@ -77,7 +83,7 @@ export function createView(
   const subscriptions = new ResourceSubscriptions();
   const server = new ViewServer(implementation, {
     capabilities: VIEW_CAPABILITIES,
-    ...(model.tasks && { tasks: VIEW_TASKS }),
+    ...(model.tasks && { tasks: model.tasks.capability }),
     wantsResourceUpdate: (uri) => subscriptions.has(uri),
     instructions: model.instructions(),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
@@ -90,7 +96,7 @@ export function createView(
   };
   const routes = model.pipeline.routes(server);
   installToolHandlers(routes, toolDeps);
-  if (model.tasks) installTaskHandlers(server, routes, toolDeps, model.tasks);
+  model.tasks?.install(server, routes, toolDeps);
   installResourceHandlers(server, routes, model);
   installSubscriptionHandlers(routes, subscriptions, model.resources);
   installPromptHandlers(server, routes, model.prompts, model.requestState);

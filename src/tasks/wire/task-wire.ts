@@ -3,8 +3,9 @@ import {
   MissingRequiredClientCapabilityError,
   type ClientCapabilities,
   type ServerContext,
+  type Task,
 } from '@modelcontextprotocol/server';
-import type { TaskRecord } from '../../tasks/task-store.js';
+import type { TaskErrorObject, TaskRecord, TaskStatus } from '../store/task-store.js';
 
 /** The tasks extension's id (SEP-2663, protocol revision 2026-07-28). */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
@@ -21,34 +22,65 @@ export const LEGACY_TASKS_CAPABILITY = Object.freeze({
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A task on the wire: ISO-8601 times; `ttl` / `pollInterval` (2025-11-25) or `ttlMs` / `pollIntervalMs` (SEP-2663). */
-function wireTask(task: TaskRecord, ttlKey: string, pollKey: string): Record<string, unknown> {
+/** A 2025-11-25 `Task` on the wire (MCP "Tasks / Task"): ISO-8601 times, `ttl` / `pollInterval` in ms. */
+export type LegacyWireTask = Task;
+
+/** The flat `Task` of the 2026-07-28 extension (SEP-2663): ISO-8601 times, `ttlMs` / `pollIntervalMs`. */
+export type ExtensionWireTask = {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+};
+
+/** The extension's `tasks/get` answer: the task plus what its state carries. */
+export type DetailedWireTask = ExtensionWireTask & {
+  resultType: 'complete';
+  /** While `input_required`: the pending requests, keyed like `tasks/update`'s `inputResponses`. */
+  inputRequests?: Record<string, Record<string, unknown>>;
+  /** When `completed`: the tool's `CallToolResult`. */
+  result?: Record<string, unknown>;
+  /** When `failed`: the JSON-RPC error. */
+  error?: TaskErrorObject;
+};
+
+/** The fields both wire forms share, in wire order. */
+function commonFields(task: TaskRecord) {
   return {
     taskId: task.taskId,
     status: task.status,
     ...(task.statusMessage !== undefined && { statusMessage: task.statusMessage }),
     createdAt: iso(task.createdAt),
     lastUpdatedAt: iso(task.lastUpdatedAt),
-    [ttlKey]: task.ttlMs,
-    ...(task.pollIntervalMs !== undefined && { [pollKey]: task.pollIntervalMs }),
   };
 }
 
 /** A task as 2025-11-25 puts it on the wire (`Task`: `ttl`, `pollInterval`). */
-export function legacyTask(task: TaskRecord): Record<string, unknown> {
-  return wireTask(task, 'ttl', 'pollInterval');
+export function legacyTask(task: TaskRecord): LegacyWireTask {
+  return {
+    ...commonFields(task),
+    ttl: task.ttlMs,
+    ...(task.pollIntervalMs !== undefined && { pollInterval: task.pollIntervalMs }),
+  };
 }
 
 /** The flat `Task` of the 2026-07-28 extension (`ttlMs`, `pollIntervalMs`), without outcome fields. */
-export function extensionTask(task: TaskRecord): Record<string, unknown> {
-  return wireTask(task, 'ttlMs', 'pollIntervalMs');
+export function extensionTask(task: TaskRecord): ExtensionWireTask {
+  return {
+    ...commonFields(task),
+    ttlMs: task.ttlMs,
+    ...(task.pollIntervalMs !== undefined && { pollIntervalMs: task.pollIntervalMs }),
+  };
 }
 
 /**
  * The extension's `DetailedTask` (`tasks/get`): the task plus `inputRequests` while
  * `input_required`, the inlined `result` when `completed`, the `error` when `failed`.
  */
-export function detailedTask(task: TaskRecord): Record<string, unknown> {
+export function detailedTask(task: TaskRecord): DetailedWireTask {
   return {
     resultType: 'complete',
     ...extensionTask(task),
@@ -62,14 +94,13 @@ export function detailedTask(task: TaskRecord): Record<string, unknown> {
 export function optedIntoTasks(ctx: ServerContext): boolean {
   const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
   const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
-  return extensions?.[TASKS_EXTENSION_ID] !== undefined;
+  return capabilities?.extensions?.[TASKS_EXTENSION_ID] !== undefined;
 }
 
 /** JSON-RPC -32021 naming the tasks extension (SEP-2575 "Missing Required Capabilities", SEP-2663). */
 export function tasksExtensionRequired(message: string): MissingRequiredClientCapabilityError {
   return new MissingRequiredClientCapabilityError(
-    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } } as never,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
     message,
   );
 }

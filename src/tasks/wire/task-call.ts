@@ -5,6 +5,7 @@ import {
   type CallToolResult,
   type CreateMessageResult,
   type ElicitResult,
+  type InputRequest,
   type ListRootsResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
@@ -12,19 +13,24 @@ import { InputUnavailableError, TaskError, ToolCallAbortedError } from '../../er
 import type { Tool } from '../../registry/tool.js';
 import type { ElicitOptions, ToolContext, ToolProgress } from '../../registry/tool-context.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
-import type { RunningTask, TaskManager } from '../../tasks/task-manager.js';
-import type { TaskOutcome, TaskRecord } from '../../tasks/task-store.js';
+import type { RunningTask, TaskManager } from '../engine/task-manager.js';
+import type { TaskErrorObject, TaskRecord } from '../store/task-store.js';
 import {
   inputAnswerProblem,
   MAX_INPUT_ATTEMPTS,
   tooManyWrongAnswers,
   type InputKind,
-} from '../context/input-answers.js';
-import { inputRoundOutcome, InputNeeded, InputRounds } from '../context/input-rounds.js';
-import { buildToolContext, requestEra, wireSchema } from '../context/tool-context-builder.js';
-import { taskAnswer } from '../sdk-internals/view-server.js';
-import { callTool, checkOutput, type ToolCallDeps } from './tool-call.js';
+} from '../../mcp/context/input-answers.js';
+import { inputRoundOutcome, InputNeeded, InputRounds } from '../../mcp/context/input-rounds.js';
+import { buildToolContext, requestEra, wireSchema } from '../../mcp/context/tool-context-builder.js';
+import { taskAnswer } from '../../mcp/sdk-internals/view-server.js';
+import { callTool, checkOutput, type ToolCallDeps } from '../../mcp/view/tool-call.js';
 import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
+
+/** How the tool's run ended: a task's outcome, with the tool's result still typed as one. */
+type CallOutcome =
+  | { readonly status: 'completed'; readonly result: CallToolResult }
+  | { readonly status: 'failed'; readonly error: TaskErrorObject };
 
 /** What a view needs to answer `tools/call` with tasks. */
 export interface TaskCallDeps extends ToolCallDeps {
@@ -175,7 +181,7 @@ class TaskCall {
       upstream.removeEventListener('abort', onUpstream);
     }
     this.deps.manager.run(this.#task!, () =>
-      execution.catch((error: unknown): TaskOutcome => ({ status: 'failed', error: protocolErrorObject(error) })),
+      execution.catch((error: unknown): CallOutcome => ({ status: 'failed', error: protocolErrorObject(error) })),
     );
     return this.#createResult(created);
   }
@@ -205,11 +211,11 @@ class TaskCall {
 
   #createResult(task: TaskRecord) {
     const handle = this.modern ? { resultType: 'task', ...extensionTask(task) } : { task: legacyTask(task) };
-    return taskAnswer(handle) as never as CallToolResult;
+    return taskAnswer(handle);
   }
 
   /** Runs `execute` to an outcome; before the call became a task, input rounds and their errors escape. */
-  async #execute(args: unknown): Promise<TaskOutcome> {
+  async #execute(args: unknown): Promise<CallOutcome> {
     const { tool, deps, ctx } = this;
     const base = {
       name: tool.name,
@@ -245,7 +251,9 @@ class TaskCall {
         signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
       });
       aborted.catch(() => {});
-      const execution = Promise.resolve().then(() => tool.execute(args as never, this.#context()));
+      // Validated by the tool's compiled input schema: an erased tool runs them as they are.
+      const validated: Tool<unknown> = tool;
+      const execution = Promise.resolve().then(() => validated.execute(args, this.#context()));
       running = execution;
       execution.then(
         () => (running = undefined),
@@ -255,7 +263,7 @@ class TaskCall {
       let result = await checkOutput(tool, toCallToolResult(returned));
       result = deps.server.projectCallToolResult(result, tool.compiled().output?.json);
       finish(result.isError === true, undefined, result);
-      return { status: 'completed', result: result as Record<string, unknown> };
+      return { status: 'completed', result };
     } catch (error) {
       if (!this.#task && (error instanceof InputNeeded || (this.modern && error instanceof InputUnavailableError))) {
         finish(false);
@@ -267,7 +275,7 @@ class TaskCall {
       }
       const result = errorToCallToolResult(tool.name, error);
       finish(true, error, result);
-      return { status: 'completed', result: result as Record<string, unknown> };
+      return { status: 'completed', result };
     } finally {
       clearTimeout(timer);
       const reason: unknown = this.#controller.signal.reason;
@@ -340,13 +348,13 @@ class TaskCall {
   async #ask<T>(
     kind: InputKind,
     key: string | undefined,
-    request: { method: string; params?: unknown },
+    request: InputRequest,
     requestedSchema?: ElicitOptions['requestedSchema'],
   ): Promise<T> {
     this.#inputOrdinal += 1;
     const name = key ?? `${kind}-${this.#inputOrdinal}`;
     for (let attempt = 1; ; attempt += 1) {
-      const answer = await this.#task!.requestInput(name, request as never);
+      const answer = await this.#task!.requestInput(name, request);
       const problem = await inputAnswerProblem(kind, answer, requestedSchema);
       if (problem === undefined) return answer as T;
       if (attempt >= MAX_INPUT_ATTEMPTS) throw tooManyWrongAnswers(name, problem);

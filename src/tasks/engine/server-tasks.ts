@@ -1,8 +1,7 @@
-import { MemoryTaskStore } from '../../tasks/memory-task-store.js';
-import { TaskManager } from '../../tasks/task-manager.js';
-import type { TaskPolicy } from '../../tasks/task-policy.js';
-import type { TaskStore } from '../../tasks/task-store.js';
-import type { ServerEvents } from './server-events.js';
+import { MemoryTaskStore } from '../store/memory-task-store.js';
+import type { TaskStatus, TaskStore } from '../store/task-store.js';
+import { TaskManager } from './task-manager.js';
+import type { TaskPolicy } from './task-policy.js';
 
 /**
  * `BaseMcpServerOptions.tasks`: the task store plus the server's task policy (see
@@ -13,10 +12,26 @@ export interface TaskOptions extends TaskPolicy {
   store?: TaskStore;
 }
 
+/** Which task an event is about. */
+export interface TaskEventInfo {
+  taskId: string;
+  owner: string;
+  toolName: string;
+  status: TaskStatus;
+  /** `legacy` (2025-11-25 `task` param) or `extension` (2026-07-28 tasks extension). */
+  wire: 'legacy' | 'extension';
+}
+
+/** Where the server's task events go: its `ServerEvents` (`safeEmit` never throws). */
+export interface TaskEvents {
+  safeEmit(event: 'taskCreated', info: TaskEventInfo): void;
+  safeEmit(event: 'taskStatusChanged', info: TaskEventInfo & { statusMessage?: string }): void;
+}
+
 /** Builds the server's task manager and reports its changes as `taskCreated` / `taskStatusChanged` events. */
 export function createServerTasks(
   options: TaskOptions | undefined,
-  events: ServerEvents,
+  events: TaskEvents,
   onError: (error: unknown) => void,
 ): TaskManager {
   const { store = new MemoryTaskStore(), ...policy } = options ?? {};

@@ -1,13 +1,22 @@
-import { ProtocolError, ProtocolErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { TaskError } from '../../errors.js';
-import type { PendingInput, TaskManager } from '../../tasks/task-manager.js';
-import { isTerminalTaskStatus, type TaskRecord } from '../../tasks/task-store.js';
-import { requestEra } from '../context/tool-context-builder.js';
+import type { PendingInput, TaskManager } from '../engine/task-manager.js';
+import { isTerminalTaskStatus, type TaskRecord } from '../store/task-store.js';
+import { requestEra } from '../../mcp/context/tool-context-builder.js';
 import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
-import type { ToolCallDeps } from './tool-call.js';
+import type { ToolCallDeps } from '../../mcp/view/tool-call.js';
+import type { HandlerRoutes } from '../../mcp/pipeline/request-pipeline.js';
+import type { ViewTasks } from '../../mcp/view/view.js';
 import {
   detailedTask,
+  LEGACY_TASKS_CAPABILITY,
   legacyTask,
   optedIntoTasks,
   RELATED_TASK_META_KEY,
@@ -15,7 +24,6 @@ import {
   TASKS_EXTENSION_ID,
   tasksExtensionRequired,
 } from './task-wire.js';
-import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
@@ -26,6 +34,23 @@ const InputResponses = z.record(z.string(), z.unknown());
 
 /** Page size of 2025-11-25 `tasks/list`. */
 const TASK_LIST_PAGE = 100;
+
+/** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
+const VIEW_TASKS_CAPABILITY = Object.freeze({
+  legacyCapability: LEGACY_TASKS_CAPABILITY,
+  extensionId: TASKS_EXTENSION_ID,
+});
+
+/**
+ * MCP tasks for the views of one server (both wire forms), run by `manager`: the one way the
+ * server's views reach tasks. The view declares `capability` and calls `install` once.
+ */
+export function viewTasks(manager: TaskManager): ViewTasks {
+  return {
+    capability: VIEW_TASKS_CAPABILITY,
+    install: (server, routes, deps) => installTaskHandlers(server, routes, deps, manager),
+  };
+}
 
 /**
  * Installs task support on a view: `tools/call` that may answer with a task, and the task
@@ -41,12 +66,7 @@ const TASK_LIST_PAGE = 100;
  * Every method finds only the caller's own tasks: another principal's id answers -32602
  * "Task not found", exactly like an unknown one.
  */
-export function installTaskHandlers(
-  server: Server,
-  routes: HandlerRoutes,
-  deps: ToolCallDeps,
-  manager: TaskManager,
-): void {
+function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCallDeps, manager: TaskManager): void {
   let viewId: string | undefined;
   const taskDeps: TaskCallDeps = {
     ...deps,
@@ -68,9 +88,8 @@ export function installTaskHandlers(
     }
   };
 
-  routes.setRequestHandler(
-    'tools/call',
-    (request, ctx) => callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx) as never,
+  routes.setRequestHandler('tools/call', (request, ctx) =>
+    callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx),
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.
@@ -82,14 +101,14 @@ export function installTaskHandlers(
   routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/get');
     const task = await found(manager.get(params.taskId, owner(ctx)));
-    return (requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task)) as never;
+    return requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task);
   });
 
   routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
     gate(ctx, 'tasks/cancel');
     if (requestEra(ctx) === 'modern') {
       await found(manager.cancel(params.taskId, owner(ctx)));
-      return { resultType: 'complete' } as never;
+      return { resultType: 'complete' };
     }
     const before = await found(manager.get(params.taskId, owner(ctx)));
     if (isTerminalTaskStatus(before.status)) {
@@ -98,7 +117,7 @@ export function installTaskHandlers(
         `Cannot cancel task ${before.taskId}: it is already ${before.status}.`,
       );
     }
-    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx)))) as never;
+    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx))));
   });
 
   routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
@@ -113,7 +132,7 @@ export function installTaskHandlers(
       );
     }
     await found(manager.answerInput(params.taskId, owner(ctx), responses.data));
-    return { resultType: 'complete' } as never;
+    return { resultType: 'complete' };
   });
 
   legacyHandler('tasks/list', async (request, ctx) => {
@@ -157,7 +176,7 @@ function notifyStatus(server: Server, manager: TaskManager, taskId: string): voi
     const stop = manager.onChange(({ kind, task }) => {
       if (kind !== 'changed' || !ids.has(task.taskId)) return;
       if (isTerminalTaskStatus(task.status)) ids.delete(task.taskId);
-      server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) } as never).catch(() => {});
+      server.notification({ method: 'notifications/tasks/status', params: legacyTask(task) }).catch(() => {});
     });
     entry = { ids, stop };
     watched.set(server, entry);
@@ -192,10 +211,14 @@ async function sendInput(ctx: ServerContext, taskId: string, pending: PendingInp
     let answer: unknown;
     // Sent as it is: the task checks the answer (and asks again) the same way on both wires.
     if (pending.request.method === 'elicitation/create') {
-      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params } as never);
+      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params });
     } else if (pending.request.method === 'sampling/createMessage') {
-      answer = await ctx.mcpReq.requestSampling(params as never);
-    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } } as never);
+      // The task built it from the tool's typed `sample()` params; the guard gives them their SDK type back.
+      if (!isSpecType.CreateMessageRequestParams(params)) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid sampling/createMessage params.');
+      }
+      answer = await ctx.mcpReq.requestSampling(params);
+    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } });
     pending.resolve(answer);
   } catch (error) {
     pending.reject(error);

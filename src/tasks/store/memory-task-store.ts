@@ -1,5 +1,5 @@
-import { base64UrlToText, textToBase64Url } from '../bytes.js';
-import { TaskError } from '../errors.js';
+import { base64UrlToText, textToBase64Url } from '../../bytes.js';
+import { TaskError } from '../../errors.js';
 import {
   isTerminalTaskStatus,
   type NewTaskRecord,

@@ -1,4 +1,4 @@
-import { TaskError, ToolCallAbortedError } from '../errors.js';
+import { TaskError, ToolCallAbortedError } from '../../errors.js';
 import { resolveTaskPolicy, taskTtl, type ResolvedTaskPolicy, type TaskPolicy } from './task-policy.js';
 import {
   isTerminalTaskStatus,
@@ -7,8 +7,8 @@ import {
   type TaskRecord,
   type TaskStore,
   type TaskStoreEvent,
-} from './task-store.js';
-import { toBase64Url } from '../bytes.js';
+} from '../store/task-store.js';
+import { toBase64Url } from '../../bytes.js';
 
 /** What starts a task: who owns it, what runs, which wire form asked, the lifetime asked for. */
 export interface TaskStart {
