@@ -17,6 +17,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { BaseMcpServer, defineTool } from '../dist/index.js';
 import { MemoryTaskStore, TaskManager } from '../dist/public/tasks.js';
+import { serverLifecycleOf } from '../dist/public/transports.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 const [N = 1000, ROUNDS = 5, RETAINED = 10_000, WORK_MS = 5] = process.argv.slice(2).map(Number);
@@ -33,7 +34,7 @@ limit.unref();
 
 class BenchServer extends BaseMcpServer {
   async start() {
-    this.markStarted();
+    await serverLifecycleOf(this).start('BenchServer.start()', () => undefined);
   }
   view(ctx) {
     return this.createFreshMcpServer(ctx);

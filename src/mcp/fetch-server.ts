@@ -4,12 +4,10 @@ import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
 import type { ServerInfo } from './server/server-info.js';
 import { offerNoDocuments } from './server/document-support.js';
+import { serverLifecycleOf } from './server/server-lifecycle.js';
 import { transportHostOf } from './server/transport-host.js';
 import { createFetchHandler, type FetchHandler } from './transports/fetch/fetch-handler.js';
 import type { FetchHandlerOptions } from './transports/fetch/fetch-options.js';
-
-/** The handlers made from each FetchMcpServer, closed by its `stop()`. */
-const handlersOf = new WeakMap<FetchMcpServer, Set<FetchHandler>>();
 
 /**
  * A server for web-standard runtimes (Bun, Deno, Cloudflare Workers, or Node behind `@hono/node-server`),
@@ -29,7 +27,6 @@ const handlersOf = new WeakMap<FetchMcpServer, Set<FetchHandler>>();
  */
 export class FetchMcpServer extends BaseMcpServer {
   #starting?: Promise<void>;
-  #stopped = false;
 
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
@@ -54,20 +51,12 @@ export class FetchMcpServer extends BaseMcpServer {
    * @throws ServerStateError after `stop()`; what loading the `toolState` store threw.
    */
   start(): Promise<void> {
-    if (this.#stopped) return Promise.reject(new ServerStateError('FetchMcpServer.start(): the server was stopped.'));
-    this.#starting ??= (async () => {
-      this.assertStartable('FetchMcpServer');
-      await this.prepareStart();
-      this.markStarted();
-    })();
+    const lifecycle = serverLifecycleOf(this);
+    if (lifecycle.state === 'stopping' || lifecycle.state === 'stopped') {
+      return Promise.reject(new ServerStateError('FetchMcpServer.start(): the server was stopped.'));
+    }
+    this.#starting ??= lifecycle.start('FetchMcpServer.start()', () => undefined);
     return this.#starting;
-  }
-
-  protected override async closeTransport(): Promise<void> {
-    this.#stopped = true;
-    const handlers = [...(handlersOf.get(this) ?? [])];
-    handlersOf.delete(this);
-    await Promise.all(handlers.map((handler) => handler.close()));
   }
 }
 
@@ -93,8 +82,7 @@ export function toFetchHandler(server: BaseMcpServer, options: FetchHandlerOptio
   const host = transportHostOf(server);
   if (server instanceof FetchMcpServer) {
     const handler = createFetchHandler(host, options, () => (server.isRunning ? Promise.resolve() : server.start()));
-    const handlers = handlersOf.get(server) ?? new Set();
-    handlersOf.set(server, handlers.add(handler));
+    serverLifecycleOf(server).onClose(() => handler.close()); // run by the server's stop()
     return handler;
   }
   return createFetchHandler(host, options);

@@ -2,7 +2,6 @@ import type * as composition from '../composition/index.js';
 import { type McpRequestContext, type Server, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { FileDocumentConfig, FolderDocumentConfig } from '../documents/document-config.js';
 import type { DocumentResource, DocumentStoreView } from '../documents/document-store.js';
-import { ServerStateError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { definePrompt, Prompt, type PromptSpec } from '../prompts/prompt.js';
 import { PromptRegistry, type PromptRegistryView } from '../prompts/prompt-registry.js';
@@ -18,9 +17,7 @@ import { contentDocumentResource, type ContentDocumentConfig } from '../resource
 import type { ResourceTemplateEntry, ResourceTemplateConfig } from '../resources/resource-template.js';
 import { createDocumentRegistrar, type DocumentRegistrar } from './server/document-support.js';
 import type { LiveViews } from './server/live-views.js';
-import { closeServerParts, createServerParts, createTransportHost, type ServerParts } from './server-parts.js';
-import { createRequestView, createSessionView, middlewareHostOf } from './server-parts.js';
-import { setTransportHost } from './server/transport-host.js';
+import { createServerParts, createSessionView, middlewareHostOf, type ServerParts } from './server-parts.js';
 import { readOnlyViews } from './server/read-only.js';
 import { createToolHandle, removeRegistered, type ToolHandle } from './server/tool-handle.js';
 import { setViewFactory } from './server/view-factory.js';
@@ -46,7 +43,9 @@ export type { BaseMcpServerOptions } from './server/server-options.js';
  * document, before or after `start()`, reaches every live view and every view made
  * later, and each connected client is sent exactly one `list_changed` per change.
  *
- * Subclasses implement {@link BaseMcpServer.start} (see `StdioMcpServer`, `HttpMcpServer`).
+ * Subclasses implement {@link BaseMcpServer.start}, usually by calling a transport function with
+ * `this` (`StdioMcpServer` is a thin shell over `serveStdio`, `HttpMcpServer` over `serveHttp`); they
+ * may override {@link onStop} and {@link createFreshMcpServer} (the transports build their views with it).
  */
 export abstract class BaseMcpServer {
   /**
@@ -74,7 +73,6 @@ export abstract class BaseMcpServer {
   readonly tasks: TaskManager;
   readonly #parts: ServerParts;
   readonly #documents: DocumentRegistrar;
-  #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
   /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
   constructor(
@@ -82,7 +80,7 @@ export abstract class BaseMcpServer {
     options: BaseMcpServerOptions = {},
   ) {
     const model = { registry: this.registry, prompts: this.#prompts, resources: this.#resources };
-    this.#parts = createServerParts(serverInfo, options, model, () => this.isRunning, this);
+    this.#parts = createServerParts(serverInfo, options, model, this);
     ({ logger: this.logger, views: this.views, events: this.events, tasks: this.tasks } = this.#parts);
     const { store, uris, events, logger } = this.#parts;
     this.#documents = createDocumentRegistrar(this, { store, uris, events, logger, resources: this.#resources });
@@ -93,11 +91,6 @@ export abstract class BaseMcpServer {
       resources: this.resources,
     } = readOnlyViews({ tools: this.registry, documents: store, prompts: this.#prompts, resources: this.#resources }));
     setViewFactory(this, (context) => this.createFreshMcpServer(context));
-    const scoped = () => this.createRequestScopedServer(); // transports call it without a subclass
-    setTransportHost(
-      this,
-      createTransportHost(this.#parts, serverInfo, scoped, () => this.isRunning),
-    );
   }
 
   /** The cluster this server is a replica of (the `cluster` option), e.g. for `cluster.sessions.list()`. */
@@ -309,7 +302,11 @@ export abstract class BaseMcpServer {
     return readResource(this.#parts.model, uri, () => context ?? localRequestContext());
   }
 
-  /** Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`. */
+  /**
+   * Connects the server to its transport. Implemented by `StdioMcpServer` and `HttpMcpServer`; a subclass of
+   * your own calls `serveStdio(this)` / `serveHttp(this).listen()` (`mcp-toolkit/transports`) or starts its
+   * own transport through `serverLifecycleOf(this).start(...)`.
+   */
   abstract start(): Promise<void>;
 
   /**
@@ -320,34 +317,12 @@ export abstract class BaseMcpServer {
    * returns, so each such call (aborted now or earlier) is named in a warning (after a grace of 200 ms).
    */
   async stop(): Promise<void> {
-    if (this.#state === 'stopping' || this.#state === 'stopped') return;
-    this.#state = 'stopping';
-    try {
-      await this.onStop();
-    } catch (error) {
-      this.logger.error({ err: error }, 'onStop() failed; stopping anyway');
-    }
-    try {
-      await closeServerParts(this.#parts, () => this.closeTransport());
-    } finally {
-      this.#state = 'stopped';
-      this.events.safeEmit('stopped');
-    }
+    return this.#parts.lifecycle.stop(() => this.onStop());
   }
 
   /** True between a successful `start()` and `stop()`. */
   get isRunning(): boolean {
-    return this.#state === 'started';
-  }
-
-  /**
-   * Subclasses call this first in `start()`.
-   * @throws ServerStateError when the server was already started or stopped.
-   */
-  protected assertStartable(className: string): void {
-    if (this.#state !== 'new') {
-      throw new ServerStateError(`${className}.start() cannot run: the server is ${this.#state}.`);
-    }
+    return this.#parts.lifecycle.state === 'started';
   }
 
   /** Resolves once the disabled set as it is now was handed to the `toolState` store. Never rejects (see `toolStateSaveFailed`). */
@@ -355,46 +330,21 @@ export abstract class BaseMcpServer {
     return this.#parts.toolState.flush();
   }
 
-  /** Subclasses await this in `start()` before serving: loads the `toolState` store. @throws its non-`ToolStateError` load errors. */
-  protected async prepareStart(): Promise<void> {
-    await this.#parts.toolState.start();
-  }
-
-  /** Subclasses call this at the end of a successful `start()`. */
-  protected markStarted(): void {
-    this.#state = 'started';
-    this.events.safeEmit('started');
-  }
-
   /**
    * Lifecycle hook run first by {@link stop}, while clients are still connected: override it
    * to release the app's own resources. The default does nothing; an override need not call
-   * `super.onStop()`: the transport is closed afterwards by {@link closeTransport}.
+   * `super.onStop()`: the transport is closed afterwards (what it added with `serverLifecycleOf(server).onClose`).
    */
   protected async onStop(): Promise<void> {}
 
   /**
-   * Closes what the transport holds (HTTP listener and sessions, stdio streams); run by
-   * {@link stop} right after {@link onStop}. Implemented by `StdioMcpServer` / `HttpMcpServer`.
-   */
-  protected async closeTransport(): Promise<void> {}
-
-  /**
    * Creates a brand-new SDK server (a view) with every registered tool and document,
    * tracked as live until it closes so later changes reach its client. Used once per
-   * stdio connection and once per legacy HTTP session.
+   * stdio connection and once per legacy HTTP session (`serveStdio`, `serveHttp`, `connectInMemory` call it).
    *
    * @param context - the SDK factory context (era, auth info) when called from an SDK entry.
    */
   protected createFreshMcpServer(context?: McpRequestContext): Server {
     return createSessionView(this.#parts, context);
-  }
-
-  /**
-   * Like {@link createFreshMcpServer} but not tracked: for per-request views (2026-07-28
-   * over HTTP) whose change notifications travel through the handler's notifier instead.
-   */
-  protected createRequestScopedServer(): Server {
-    return createRequestView(this.#parts);
   }
 }

@@ -10,7 +10,8 @@ import type { TaskManager } from '../tasks/engine/task-manager.js';
 import { viewTasks } from '../tasks/wire/task-handlers.js';
 import { createView, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
-import type { TransportHost } from './server/transport-host.js';
+import { setTransportHost, type TransportHost } from './server/transport-host.js';
+import { Lifecycle, setServerLifecycle } from './server/server-lifecycle.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
 import { requiredScopesOf } from './server/required-scopes.js';
@@ -52,20 +53,21 @@ export interface ServerParts {
   readonly cluster?: ClusterLink;
   /** Upstream servers and mounts feeding the tool registry (`addUpstream`, `mount`). */
   readonly composition: Composition;
+  /** Start and stop (also reachable as `serverLifecycleOf(server)` by transports). */
+  readonly lifecycle: Lifecycle;
 }
 
 /**
  * Builds and connects the server's parts from its options: logger, document store, live views and
  * events, the tool-state store (saved on every toggle), tasks, the observer, the view model (with
- * change fan-out) and the cluster link.
- * @param isRunning - whether the server is between `start()` and `stop()` (for the cluster link).
- * @param owner - the `BaseMcpServer` the parts belong to (its pipeline is registered for `serverPipeline`).
+ * change fan-out), the cluster link and the lifecycle.
+ * @param owner - the `BaseMcpServer` the parts belong to (its pipeline, lifecycle and transport host are
+ *   registered for `serverPipeline`, `serverLifecycleOf` and `transportHostOf`).
  */
 export function createServerParts(
   serverInfo: ServerInfo,
   options: BaseMcpServerOptions,
   { registry, prompts, resources }: ServerRegistries,
-  isRunning: () => boolean,
   owner: object,
 ): ServerParts {
   const { defaultToolTimeoutMs } = options;
@@ -110,10 +112,18 @@ export function createServerParts(
   // saved back (ToolStateSync ignores changes while it applies one).
   registry.onChange((change) => (change.toggled.length > 0 || !!change.overridden?.length) && toolState.changed());
   registry.onStateChange(() => toolState.changed()); // also names not registered yet (no change event)
+  const lifecycle = new Lifecycle({
+    events,
+    logger,
+    loadToolState: () => toolState.start(),
+    closeParts: (closeTransport) => closeServerParts(parts, closeTransport),
+  });
+  setServerLifecycle(owner, lifecycle);
+  const isRunning = () => lifecycle.state === 'started';
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
-  return {
+  const parts: ServerParts = {
     logger,
     store,
     uris: new UriResolver(resources, store, logger),
@@ -129,16 +139,19 @@ export function createServerParts(
       logger,
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
     }),
+    lifecycle,
   };
+  setTransportHost(owner, createTransportHost(parts, serverInfo));
+  return parts;
 }
 
 /**
- * Closes the parts once the app's `onStop()` ran: aborts the calls still in flight (reason
+ * Closes the parts once the app's `onStop()` ran (the lifecycle's `stop`): aborts the calls still in flight (reason
  * `shutdown`, each answered once through its own result path) and closes the upstreams before `closeTransport`, then
  * closes every view, the tool-state store, the tasks, the cluster membership and the document
  * store, even when `closeTransport` throws (its error is rethrown after).
  */
-export async function closeServerParts(parts: ServerParts, closeTransport: () => Promise<void>): Promise<void> {
+async function closeServerParts(parts: ServerParts, closeTransport: () => Promise<void>): Promise<void> {
   await parts.views.abortInFlight();
   await parts.composition.close();
   try {
@@ -170,7 +183,7 @@ export function createSessionView(parts: ServerParts, context?: McpRequestContex
 }
 
 /** An untracked per-request view (2026-07-28 over HTTP): its notifications travel through the handler's notifier. */
-export function createRequestView(parts: ServerParts): Server {
+function createRequestView(parts: ServerParts): Server {
   return createView(parts.model).server;
 }
 
@@ -179,22 +192,18 @@ export function createRequestView(parts: ServerParts): Server {
  * prompts, resources and templates require, the listed input schemas (for `Mcp-Param-*` checks) and
  * the upstreams' states (readiness).
  */
-export function createTransportHost(
-  parts: ServerParts,
-  serverInfo: ServerInfo,
-  createRequestScopedServer: () => Server,
-  isRunning: () => boolean,
-): TransportHost {
+function createTransportHost(parts: ServerParts, serverInfo: ServerInfo): TransportHost {
   const { registry, prompts, resources } = parts.model;
   const tools = new ViewTools(registry);
   return {
     logger: parts.logger,
     serverName: serverInfo.name,
-    createRequestScopedServer,
+    calls: parts.views.calls,
+    createRequestScopedServer: () => createRequestView(parts),
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
     inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
-    isRunning,
+    isRunning: () => parts.lifecycle.state === 'started',
     upstreams: () => parts.composition.statuses(),
   };
 }

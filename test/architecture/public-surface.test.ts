@@ -72,7 +72,13 @@ describe('public surface (package.json exports)', () => {
     const rootSurface = rows.find((r) => r.entry === 'mcp-toolkit')!;
     expect(rootSurface.total).toBeLessThanOrEqual(90);
     expect(entries.map((e) => e.specifier)).toEqual(
-      expect.arrayContaining(['mcp-toolkit/tasks', 'mcp-toolkit/cluster', 'mcp-toolkit/admin', 'mcp-toolkit/testing']),
+      expect.arrayContaining([
+        'mcp-toolkit/tasks',
+        'mcp-toolkit/cluster',
+        'mcp-toolkit/admin',
+        'mcp-toolkit/testing',
+        'mcp-toolkit/transports',
+      ]),
     );
   });
 

@@ -17,6 +17,7 @@ const DOCS: Array<[doc: string, quotes: number]> = [
   ['docs/middleware.md', 3],
   ['docs/composition.md', 3],
   ['docs/runtimes.md', 2],
+  ['docs/transports.md', 2],
 ];
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

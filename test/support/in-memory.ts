@@ -5,6 +5,7 @@ import { BaseMcpServer, type BaseMcpServerOptions } from '../../src/mcp/mcp-serv
 // The root entry installs the Node document store for every server; this base comes from src/, so install it here.
 import '../../src/mcp/server/node-documents.js';
 import type { ServerInfo } from '../../src/mcp/server/server-info.js';
+import { serverLifecycleOf } from '../../src/mcp/server/server-lifecycle.js';
 
 /**
  * A BaseMcpServer for fast unit tests: each `connect()` serves one in-memory
@@ -15,11 +16,13 @@ export class InMemoryServer extends BaseMcpServer {
 
   constructor(info: ServerInfo = { name: 'in-memory', version: '1.0.0' }, options: BaseMcpServerOptions = {}) {
     super(info, { logger: silentLogger(), ...options });
+    serverLifecycleOf(this).onClose(
+      async () => void (await Promise.all(this.#handles.map((handle) => handle.close()))),
+    );
   }
 
   async start(): Promise<void> {
-    await this.prepareStart();
-    this.markStarted();
+    await serverLifecycleOf(this).start('InMemoryServer.start()', () => undefined);
   }
 
   /** Connects a v2 client in `era` (legacy handshake or pinned 2026-07-28). */
@@ -28,10 +31,6 @@ export class InMemoryServer extends BaseMcpServer {
     this.#handles.push(serveStdio((ctx) => this.createFreshMcpServer(ctx), { transport: serverSide }));
     await client.connect(clientSide);
     return client;
-  }
-
-  protected override async closeTransport(): Promise<void> {
-    await Promise.all(this.#handles.map((handle) => handle.close()));
   }
 }
 

@@ -1,17 +1,20 @@
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
+import type { InFlightCalls } from './in-flight-calls.js';
 import type { ChangeSink } from './live-views.js';
 import { serverSlot } from '../../server-slot.js';
 
 /**
- * What a transport that builds a view per request needs from its server: the HTTP endpoint of
- * `HttpMcpServer` and the web-standard fetch handler (`toFetchHandler`) both serve from it, so they
- * share one registry, one set of toggles and one fan-out.
+ * What a transport needs from its server besides its long-lived views (`viewFactoryOf`) and its
+ * lifecycle (`serverLifecycleOf`): `serveHttp` and the web-standard fetch handler (`toFetchHandler`)
+ * both serve from it, so they share one registry, one set of toggles and one fan-out.
  */
 export interface TransportHost {
   readonly logger: Logger;
   /** The server's name (the default `resource_name` of the OAuth metadata, the default auth realm). */
   readonly serverName: string;
+  /** The running tool calls of every view (a dead connection or closing session aborts its own). */
+  readonly calls: InFlightCalls;
   /** A per-request view (2026-07-28, stateless legacy): untracked; changes reach it through a sink. */
   createRequestScopedServer(): Server;
   /** Adds a modern handler's notifier to the change fan-out; returns its remover. */
@@ -28,7 +31,7 @@ export interface TransportHost {
 
 const slot = serverSlot<TransportHost>();
 
-/** Called once by the `BaseMcpServer` constructor. */
+/** Called once by the `BaseMcpServer` constructor (through `createServerParts`). */
 export const setTransportHost: (server: object, value: TransportHost) => void = slot.set;
 
 /**

@@ -7,7 +7,9 @@ const slot = serverSlot<(context?: McpRequestContext) => Server>();
 export const setViewFactory: (server: object, value: (context?: McpRequestContext) => Server) => void = slot.set;
 
 /**
- * The long-lived view factory of `server` (its `createFreshMcpServer`), for the `mcp-toolkit/testing` helpers without making it public API.
+ * The long-lived view factory of `server` (its `createFreshMcpServer`, a subclass's override included), for
+ * `serveStdio` (one view per connection), `serveHttp` (one per legacy session) and `connectInMemory`,
+ * without making the protected method public API.
  * @throws TypeError when `server` is not a `BaseMcpServer`.
  */
 export const viewFactoryOf: (server: object) => (context?: McpRequestContext) => Server = slot.of;

@@ -3,7 +3,6 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type Server } from '@modelc
 import type { Express } from 'express';
 import { checkSdkSseWriter } from '../../sdk-internals/cached-sse-writer.js';
 import type { TransportHost } from '../../server/transport-host.js';
-import type { InFlightCalls } from '../../server/in-flight-calls.js';
 import { ResourceServer } from '../../../auth/resource-server.js';
 import { mountResourceMetadata, resourceServerHook } from './authorization.js';
 import { answerClientError } from './client-error.js';
@@ -15,7 +14,7 @@ import { mountHealthRoutes, type ReadinessReport } from './health.js';
 import { jsonBody } from './json-body.js';
 import { createSessionfulLeg, createStatelessLeg } from './legacy-leg.js';
 import type { LegacySession } from './legacy-session.js';
-import type { HttpMcpServerOptions, ResolvedHttpOptions } from './options.js';
+import type { HttpServeOptions, ResolvedHttpOptions } from './options.js';
 import { SessionMap, type HttpSessionEvent } from './session-map.js';
 import { createWebBridge } from './web-bridge.js';
 import { nodeHttp, nodeHttps } from '../../../lazy-module.js';
@@ -33,10 +32,8 @@ export interface HttpServerAddress {
   readonly url: string;
 }
 
-/** What the endpoint needs from the server that owns it (`HttpMcpServer`): its transport host and the legacy sessions' needs. */
+/** What the endpoint needs from the server it serves (`serveHttp`): its transport host and the legacy sessions' needs. */
 export interface EndpointHost extends TransportHost {
-  /** The running tool calls of every view (a dead connection or closing session aborts its own). */
-  readonly calls: InFlightCalls;
   /** A tracked, long-lived view for a new legacy session. */
   createSessionView(authInfo: AuthInfo | undefined): Server;
   /** A legacy session was created or closed. */
@@ -44,16 +41,16 @@ export interface EndpointHost extends TransportHost {
 }
 
 /**
- * The Streamable HTTP endpoint of an `HttpMcpServer`: it owns the middleware chain on the
+ * The Streamable HTTP endpoint of a server: it owns the middleware chain on the
  * express app (CORS, Host/Origin, auth, JSON body, era router), the legacy sessions, the
- * SDK's 2026-07-28 handler, the Node listener and their shutdown. `HttpMcpServer` is its
- * facade; see `docs/http-server.md` for the behaviour.
+ * SDK's 2026-07-28 handler, the Node listener and their shutdown. `serveHttp` is its
+ * facade (and `HttpMcpServer` a shell over that); see `docs/http-server.md` for the behaviour.
  */
 export class HttpEndpoint {
   readonly sessions: SessionMap<LegacySession>;
   readonly #host: EndpointHost;
   readonly #options: ResolvedHttpOptions;
-  readonly #raw: HttpMcpServerOptions;
+  readonly #raw: HttpServeOptions;
   readonly #app: Express;
   /** Set with the `authorization` option: verifies OAuth tokens (src/auth). */
   readonly resourceServer?: ResourceServer;
@@ -62,7 +59,7 @@ export class HttpEndpoint {
   #address?: HttpServerAddress;
   #mounted = false;
 
-  constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpMcpServerOptions) {
+  constructor(host: EndpointHost, app: Express, options: ResolvedHttpOptions, raw: HttpServeOptions) {
     this.#host = host;
     this.#app = app;
     this.#options = options;

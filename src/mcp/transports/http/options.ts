@@ -47,8 +47,8 @@ export interface HttpsOptions {
   rejectUnauthorized?: boolean;
 }
 
-/** Options of `HttpMcpServer`; every field is optional. */
-export interface HttpMcpServerOptions extends BaseMcpServerOptions {
+/** Options of the Streamable HTTP transport (`serveHttp`, and `HttpMcpServer` beside the base server options); every field is optional. */
+export interface HttpServeOptions {
   /** Interface to bind. Default `127.0.0.1` (loopback only); use `0.0.0.0` to accept remote clients. */
   host?: string;
   /** TCP port. Default `3000`; `0` picks a free port (read it from `server.address` after `start()`). */
@@ -146,9 +146,11 @@ export interface HttpMcpServerOptions extends BaseMcpServerOptions {
   app?: Express;
 }
 
-/** Every key of {@link HttpMcpServerOptions}. */
-const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([
-  ...BASE_OPTION_NAMES,
+/** Options of `HttpMcpServer`: the base server options and those of `serveHttp` ({@link HttpServeOptions}). */
+export interface HttpMcpServerOptions extends BaseMcpServerOptions, HttpServeOptions {}
+
+/** The keys of {@link HttpServeOptions}. */
+const HTTP_SERVE_OPTION_NAMES = [
   'host',
   'port',
   'path',
@@ -175,7 +177,13 @@ const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([
   'pingTimeoutMs',
   'eventStore',
   'app',
-]);
+] as const;
+
+/** Every key of {@link HttpServeOptions} (`serveHttp`). */
+const HTTP_SERVE_OPTION_KEYS = optionKeys<HttpServeOptions>()(HTTP_SERVE_OPTION_NAMES);
+
+/** Every key of {@link HttpMcpServerOptions}. */
+const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([...BASE_OPTION_NAMES, ...HTTP_SERVE_OPTION_NAMES]);
 
 /** Every key of {@link HttpsOptions}. */
 const HTTPS_OPTION_KEYS = optionKeys<HttpsOptions>()([
@@ -250,12 +258,12 @@ export function originHostname(entry: string): string {
   }
 }
 
-function resolveHttps(https: HttpsOptions): HttpsOptions {
-  assertKnownOptions('HttpMcpServer https option', https, HTTPS_OPTION_KEYS);
+function resolveHttps(https: HttpsOptions, owner: string): HttpsOptions {
+  assertKnownOptions(`${owner} https option`, https, HTTPS_OPTION_KEYS);
   for (const field of ['key', 'cert'] as const) {
     const value = https[field];
     if (!(typeof value === 'string' || Buffer.isBuffer(value)) || value.length === 0) {
-      throw new RangeError(`HttpMcpServer option https.${field} must be PEM text or bytes (read the file first)`);
+      throw new RangeError(`${owner} option https.${field} must be PEM text or bytes (read the file first)`);
     }
   }
   return https;
@@ -319,12 +327,17 @@ export function resolveSharedEndpointOptions(
 
 /**
  * Applies the documented defaults.
+ * @param owner - names the options in errors: `HttpMcpServer` (base and HTTP keys known) or `serveHttp` (HTTP keys only).
  * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
  * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
  */
-export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
-  assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
-  const shared = resolveSharedEndpointOptions('HttpMcpServer', options, serverName);
+export function resolveHttpOptions(
+  options: HttpMcpServerOptions,
+  serverName: string,
+  owner: 'HttpMcpServer' | 'serveHttp' = 'HttpMcpServer',
+): ResolvedHttpOptions {
+  assertKnownOptions(`${owner} option`, options, owner === 'serveHttp' ? HTTP_SERVE_OPTION_KEYS : HTTP_OPTION_KEYS);
+  const shared = resolveSharedEndpointOptions(owner, options, serverName);
   const host = options.host ?? '127.0.0.1';
   const protect =
     options.dnsRebindingProtection ??
@@ -333,21 +346,22 @@ export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: st
   return {
     ...shared,
     host,
-    port: positive('port', options.port ?? 3000, true),
-    https: options.https && resolveHttps(options.https),
+    port: positive('port', options.port ?? 3000, true, owner),
+    https: options.https && resolveHttps(options.https, owner),
     stateless: options.stateless ?? false,
     sessionIdleTimeoutMs: positive(
       'sessionIdleTimeoutMs',
       options.sessionIdleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS,
       true,
+      owner,
     ),
-    maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false),
+    maxSessions: positive('maxSessions', options.maxSessions ?? DEFAULT_MAX_SESSIONS, false, owner),
     sessionLimitPolicy: options.sessionLimitPolicy ?? 'evict-lru',
     allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
     allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,
     cors,
     healthPath: options.healthPath ?? '/health',
     readyPath: options.readyPath ?? '/ready',
-    ping: resolvePing('HttpMcpServer', options),
+    ping: resolvePing(owner, options),
   };
 }
