@@ -9,6 +9,7 @@ import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/task-manager.js';
 import { createView, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
+import { mayRead } from './view/resource-subscriptions.js';
 import type { TransportHost } from './server/transport-host.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
@@ -162,7 +163,7 @@ export async function closeServerParts(parts: ServerParts, closeTransport: () =>
 export function createSessionView(parts: ServerParts, context?: McpRequestContext): Server {
   const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
   const own = makeSessionTools(parts.sessionTools, session, parts.model.registry, parts.logger);
-  const { server } = createView(parts.model, own.tools);
+  const { server } = createView(parts.model, own.tools, session.authInfo);
   parts.views.add(server);
   disposeOnClose(server, own, parts.logger);
   return server;
@@ -192,6 +193,7 @@ export function createTransportHost(
     createRequestScopedServer,
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
+    mayRead: (uri, auth) => mayRead({ resources, documents: parts.store }, uri, auth),
     inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
     isRunning,
     upstreams: () => parts.composition.statuses(),
