@@ -113,6 +113,12 @@ export function createServerParts(
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
+  const composition = new Composition({
+    registry,
+    logger,
+    clientInfo: { name: serverInfo.name, version: serverInfo.version },
+  });
+  composition.onStatus((status) => events.safeEmit('upstreamStatusChanged', status));
   return {
     logger,
     store,
@@ -124,11 +130,7 @@ export function createServerParts(
     model,
     sessionTools: options.sessionTools,
     cluster,
-    composition: new Composition({
-      registry,
-      logger,
-      clientInfo: { name: serverInfo.name, version: serverInfo.version },
-    }),
+    composition,
   };
 }
 
