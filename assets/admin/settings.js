@@ -5,6 +5,7 @@
 
 import { sessionsPanel } from './sessions.js';
 import { overrideEditor } from './tool-override.js';
+import { upstreamsPanel } from './upstreams.js';
 
 const TOKEN_KEY = 'mcp-toolkit-admin-token';
 const $ = (id) => document.getElementById(id);
@@ -180,7 +181,8 @@ function renderTools() {
   for (const key of keys) {
     const fieldset = document.createElement('fieldset');
     const legend = document.createElement('legend');
-    legend.textContent = key || 'Other tools';
+    const upstreamState = key && upstreams.stateOf(key);
+    legend.textContent = (key || 'Other tools') + (upstreamState ? ` (upstream, ${upstreamState})` : '');
     fieldset.append(legend, ...groups.get(key).map(toolRow));
     container.append(fieldset);
   }
@@ -236,6 +238,11 @@ async function loadTools() {
 
 const sessions = sessionsPanel({ api, showAlert, reportLoadError: (error) => reportLoadError(error) });
 const loadSessions = () => sessions.load();
+
+// ---- upstreams (assets/upstreams.js): state and tool count of each upstream server
+
+const upstreams = upstreamsPanel({ api, onChange: () => renderTools() });
+const loadUpstreams = () => upstreams.load();
 
 // ---- documents
 
@@ -345,6 +352,7 @@ const debounced = (fn, ms) => {
 const refreshTools = debounced(loadTools, 150);
 const refreshSessions = debounced(loadSessions, 100);
 const refreshDocuments = debounced(loadDocuments, 300);
+const refreshUpstreams = debounced(loadUpstreams, 150);
 const refreshStatsText = debounced(loadTools, 1000);
 
 function onEvent(type, data) {
@@ -353,7 +361,15 @@ function onEvent(type, data) {
       setSwitch(data.name, data.enabled);
       break;
     case 'toolRegistered':
+    case 'toolRemoved': // also an upstream's tools arriving or leaving: its tool count changed
       refreshTools();
+      refreshUpstreams();
+      break;
+    case 'toolOverridden': // renamed or re-described in another tab, through the API or on another replica
+      refreshTools();
+      break;
+    case 'upstreamStatus':
+      upstreams.update(data);
       break;
     case 'sessionCreated':
     case 'sessionClosed':
@@ -418,7 +434,7 @@ async function follow(own) {
     setConnection('down', 'Disconnected — retrying…');
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 15_000);
-    await Promise.all([loadTools(), loadSessions(), loadDocuments(), loadStats()]).catch(() => {});
+    await Promise.all([loadTools(), loadSessions(), loadUpstreams(), loadDocuments(), loadStats()]).catch(() => {});
   }
 }
 
@@ -441,13 +457,14 @@ async function boot() {
   if (own !== generation) return;
   $('login').hidden = true;
   $('main').hidden = false;
-  await Promise.all([loadSessions(), loadDocuments(), loadStats()]).catch(reportLoadError);
+  await Promise.all([loadSessions(), loadUpstreams(), loadDocuments(), loadStats()]).catch(reportLoadError);
   if (own === generation) void follow(own);
 }
 
 setInterval(() => {
   renderCharts();
   sessions.tick();
+  upstreams.tick();
 }, 1000);
 // Other replicas' sessions come and go without an event here: list them again every few seconds.
 setInterval(() => {

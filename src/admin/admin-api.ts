@@ -5,6 +5,7 @@ import type { ToolState } from '../registry/tool-registry.js';
 import { ToolOverrideError } from '../errors.js';
 import { MAX_OVERRIDE_DESCRIPTION, MAX_OVERRIDE_TITLE, TOOL_NAME_PATTERN } from '../tool-overrides.js';
 import { sendAdminError } from './admin-errors.js';
+import { upstreamJson } from './upstream-json.js';
 import type { AdminMonitor } from './admin-monitor.js';
 import type { AdminServer } from './admin-options.js';
 
@@ -236,6 +237,10 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
         server.getToolStates().map((state) => [state.tool.name, stats?.of(state.tool.name) ?? null]),
       ),
     });
+  });
+
+  api.get('/upstreams', (_req, res) => {
+    res.json({ upstreams: (server.upstreams ?? []).map(upstreamJson) });
   });
 
   api.get('/events', (_req, res) => {

@@ -3,6 +3,7 @@ import type { ServerEventMap } from '../mcp/server/server-events.js';
 import type { AdminServer } from './admin-options.js';
 import { AdminFeed } from './admin-feed.js';
 import { ToolCallStats } from './tool-call-stats.js';
+import { upstreamJson } from './upstream-json.js';
 
 /** Converter errors kept for the documents view (most recent). */
 const MAX_CONVERTER_ERRORS = 50;
@@ -58,6 +59,11 @@ export class AdminMonitor {
       });
     }
     on('toolToggled', ({ name, enabled }) => this.feed.send('toolToggled', { name, enabled }));
+    on('toolOverridden', ({ name, exposedName, override }) =>
+      this.feed.send('toolOverridden', { name, exposedName, override: override ?? null }),
+    );
+    on('toolRemoved', ({ tool }) => this.feed.send('toolRemoved', { name: tool.name }));
+    on('upstreamStatusChanged', (status) => this.feed.send('upstreamStatus', upstreamJson(status)));
     on('toolRegistered', ({ tool, enabled }) => this.feed.send('toolRegistered', { name: tool.name, enabled }));
     on('sessionCreated', (info) => this.feed.send('sessionCreated', info));
     on('sessionClosed', (info) => this.feed.send('sessionClosed', info));

@@ -18,18 +18,19 @@ export type AdminServer = Pick<
   | 'flushToolState'
   | 'events'
   | 'documents'
-> & {
-  /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster` and `/api/cluster/sessions`. */
-  readonly cluster?: NonNullable<BaseMcpServer['cluster']> & ClusterStatusSource;
-  listSessions?(): HttpSessionInfo[];
-  closeSession?(sessionId: string): boolean;
-  /**
-   * `HttpMcpServer` with `authorization`: true when the request's OAuth access token verifies and
-   * holds the admin scope (`authorization.adminScope`, default `mcp:admin`). The admin API then
-   * accepts such tokens besides its own token.
-   */
-  verifyAdminToken?(request: IncomingMessage): Promise<boolean>;
-};
+> &
+  Partial<Pick<BaseMcpServer, 'upstreams'>> & {
+    /** The cluster the server is a replica of (`cluster` option): enables `GET /api/cluster` and `/api/cluster/sessions`. */
+    readonly cluster?: NonNullable<BaseMcpServer['cluster']> & ClusterStatusSource;
+    listSessions?(): HttpSessionInfo[];
+    closeSession?(sessionId: string): boolean;
+    /**
+     * `HttpMcpServer` with `authorization`: true when the request's OAuth access token verifies and
+     * holds the admin scope (`authorization.adminScope`, default `mcp:admin`). The admin API then
+     * accepts such tokens besides its own token.
+     */
+    verifyAdminToken?(request: IncomingMessage): Promise<boolean>;
+  };
 
 /**
  * Whether a replica's cluster backend (Redis) answers, as the settings page shows it: the shape of

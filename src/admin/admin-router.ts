@@ -27,6 +27,7 @@ const FILES: Record<string, string> = {
   'settings.js': 'application/javascript; charset=utf-8',
   'sessions.js': 'application/javascript; charset=utf-8',
   'tool-override.js': 'application/javascript; charset=utf-8',
+  'upstreams.js': 'application/javascript; charset=utf-8',
   'settings.css': 'text/css; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };

@@ -12,6 +12,7 @@ import { createView, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
 import { setTransportHost, type TransportHost } from './server/transport-host.js';
 import { Lifecycle, setServerLifecycle } from './server/server-lifecycle.js';
+import { mayRead } from './view/resource-subscriptions.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
 import { requiredScopesOf } from './server/required-scopes.js';
@@ -123,6 +124,12 @@ export function createServerParts(
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
+  const composition = new Composition({
+    registry,
+    logger,
+    clientInfo: { name: serverInfo.name, version: serverInfo.version },
+  });
+  composition.onStatus((status) => events.safeEmit('upstreamStatusChanged', status));
   const parts: ServerParts = {
     logger,
     store,
@@ -134,11 +141,7 @@ export function createServerParts(
     model,
     sessionTools: options.sessionTools,
     cluster,
-    composition: new Composition({
-      registry,
-      logger,
-      clientInfo: { name: serverInfo.name, version: serverInfo.version },
-    }),
+    composition,
     lifecycle,
   };
   setTransportHost(owner, createTransportHost(parts, serverInfo));
@@ -176,7 +179,7 @@ async function closeServerParts(parts: ServerParts, closeTransport: () => Promis
 export function createSessionView(parts: ServerParts, context?: McpRequestContext): Server {
   const session = { era: context?.era ?? ('legacy' as const), authInfo: context?.authInfo };
   const own = makeSessionTools(parts.sessionTools, session, parts.model.registry, parts.logger);
-  const { server } = createView(parts.model, own.tools);
+  const { server } = createView(parts.model, own.tools, session.authInfo);
   parts.views.add(server);
   disposeOnClose(server, own, parts.logger);
   return server;
@@ -202,6 +205,7 @@ function createTransportHost(parts: ServerParts, serverInfo: ServerInfo): Transp
     createRequestScopedServer: () => createRequestView(parts),
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
+    mayRead: (uri, auth) => mayRead({ resources, documents: parts.store }, uri, auth),
     inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
     isRunning: () => parts.lifecycle.state === 'started',
     upstreams: () => parts.composition.statuses(),

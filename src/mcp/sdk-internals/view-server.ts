@@ -68,11 +68,12 @@ export interface ViewServerOptions extends ServerOptions {
    */
   readonly tasks?: { readonly legacyCapability: object; readonly extensionId: string };
   /**
-   * Whether a legacy-era client wants `notifications/resources/updated` for `uri` (its
-   * `resources/subscribe` set). Modern-era updates always go to the SDK, whose listen router
-   * filters them by the client's `subscriptions/listen` filter. Without it every update is sent.
+   * Whether the client may be sent `notifications/resources/updated` for `uri`: on the legacy era
+   * (`modern` false) its `resources/subscribe` set and the resource's access rule; on 2026-07-28
+   * (`modern` true) the access rule only, as the SDK's listen router then filters by the client's
+   * `subscriptions/listen` filter. Without it every update is sent.
    */
-  readonly wantsResourceUpdate?: (uri: string) => boolean;
+  readonly wantsResourceUpdate?: (uri: string, modern: boolean) => boolean;
 }
 
 /**
@@ -87,7 +88,7 @@ export interface ViewServerOptions extends ServerOptions {
  * - every message the view sends is well-formed Unicode (`wire/well-formed.ts`);
  * - with `tasks`: the tasks capability per era, and a `tools/call` answer marked by
  *   {@link taskAnswer} is carried past the SDK's `CallToolResult` check unchanged;
- * - with `wantsResourceUpdate`: legacy-era resource updates only for subscribed URIs.
+ * - with `wantsResourceUpdate`: resource updates only for URIs the client subscribed to and may read.
  *
  * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
@@ -119,10 +120,10 @@ export class ViewServer extends Server {
     return { ...capabilities, extensions } as typeof capabilities;
   }
 
-  /** Sends `notifications/resources/updated` unless a legacy-era client did not subscribe to the URI. */
+  /** Sends `notifications/resources/updated` unless `wantsResourceUpdate` refuses the URI. */
   override async sendResourceUpdated(params: ResourceUpdatedNotification['params']): Promise<void> {
     const wants = this.wantsResourceUpdate;
-    if (wants && !servesModernEra(this) && !wants(params.uri)) return;
+    if (wants && !wants(params.uri, servesModernEra(this))) return;
     return super.sendResourceUpdated(params);
   }
 

@@ -8,7 +8,7 @@ import type { ServerEvents } from './server-events.js';
 /**
  * Connects the model to its audiences: each registry change becomes one notification per
  * connected client (through `views`) and the matching `server.events` (tool registered,
- * removed, toggled with the whole disabled set).
+ * removed, toggled with the whole disabled set, overridden).
  */
 export function fanOutModelChanges(
   model: {
@@ -28,6 +28,18 @@ export function fanOutModelChanges(
       events.safeEmit('toolRegistered', { tool, enabled: !registry.isDisabled(tool.name) });
     for (const name of change.toggled) {
       events.safeEmit('toolToggled', { name, enabled: !registry.isDisabled(name), disabled: registry.disabledNames() });
+    }
+    if (change.overridden?.length) {
+      const states = registry.snapshot();
+      for (const name of change.overridden) {
+        const state = states.find((entry) => entry.tool.name === name);
+        if (!state) continue;
+        events.safeEmit('toolOverridden', {
+          name,
+          exposedName: state.name,
+          ...(state.override && { override: state.override }),
+        });
+      }
     }
   });
   model.documents.onChange((event) => {

@@ -4,6 +4,8 @@ import type { DocumentResource } from '../../documents/document-store.js';
 import type { ToolStateError } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
 import type { TaskEventInfo } from '../../tasks/engine/server-tasks.js';
+import type { ToolOverride } from '../../tool-overrides.js';
+import type { UpstreamStatus } from '../../upstream-status.js';
 
 /**
  * Why a session ended: `closed` (its transport closed, or `closeSession()`), `deleted` (the
@@ -32,6 +34,20 @@ export interface ServerEventMap {
   toolRemoved: [{ tool: Tool<never> }];
   /** A tool's enabled state flipped; `disabled` is the whole disabled set afterwards (persist it). */
   toolToggled: [{ name: string; enabled: boolean; disabled: string[] }];
+  /**
+   * A registered tool's override (`setToolOverride`: the name clients see, its title or description)
+   * changed, once per effective change, whether made here or applied from the `toolState` store
+   * (another replica, a pushed state). `name` is the registered name, `exposedName` the name clients
+   * list and call now, `override` the override now (absent once cleared). Overrides of names not
+   * registered make no event.
+   */
+  toolOverridden: [{ name: string; exposedName: string; override?: ToolOverride }];
+  /**
+   * An upstream (`addUpstream`) changed state: `connecting`, `connected`, `retrying` (with `retryAt`,
+   * epoch ms, and `lastError`) or `closed`. Its tools entering or leaving the registry are reported
+   * as `toolRegistered` / `toolRemoved`. The status never holds the upstream's environment or headers.
+   */
+  upstreamStatusChanged: [UpstreamStatus];
   /** Saving the disabled set to the `toolState` store failed (logged too); the next change retries. */
   toolStateSaveFailed: [{ error: ToolStateError }];
   /** A document was registered (each file of a folder registration, too). */

@@ -21,6 +21,8 @@ export interface TransportHost {
   addSink(sink: ChangeSink): () => void;
   /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */
   requiredScopes(method: string, params: Record<string, unknown>): readonly string[] | undefined;
+  /** Whether `auth` may read `uri` (the `resources/read` access rule), for listen streams' resource updates. */
+  mayRead(uri: string, auth: AuthInfo | undefined): boolean;
   /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
   inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
   /** True while the server is between `start()` and `stop()`. */

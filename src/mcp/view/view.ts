@@ -1,4 +1,4 @@
-import type { RequestStateCodec, Server, ServerCapabilities } from '@modelcontextprotocol/server';
+import type { AuthInfo, RequestStateCodec, Server, ServerCapabilities } from '@modelcontextprotocol/server';
 import type { DocumentBackend } from '../server/document-support.js';
 import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import type { Tool } from '../../registry/tool.js';
@@ -9,7 +9,7 @@ import type { InFlightCalls } from '../server/in-flight-calls.js';
 import type { InputState } from '../context/input-rounds.js';
 import { installPromptHandlers } from './prompt-handlers.js';
 import { installResourceHandlers } from './resource-handlers.js';
-import { installSubscriptionHandlers, ResourceSubscriptions } from './resource-subscriptions.js';
+import { installSubscriptionHandlers, mayRead, ResourceSubscriptions } from './resource-subscriptions.js';
 import type { ServerInfo } from '../server/server-info.js';
 import type { ServerEvents } from '../server/server-events.js';
 import { installToolHandlers } from './tool-handlers.js';
@@ -74,17 +74,26 @@ export interface ViewTasks {
  * the tools or documents: its handlers read the shared model on each request, so a
  * view costs the same whether 1 or 1,000 tools are registered, and every change to
  * the model is seen by every view at once.
+ *
+ * `notifications/resources/updated` leaves the view only for a URI the client may read
+ * (`mayRead`, the `resources/read` rule): on the legacy era for its `resources/subscribe` set,
+ * checked with the subscriber's auth info; on 2026-07-28 (stdio, in memory) with `sessionAuth`,
+ * the auth info the connection was opened with.
  */
 export function createView(
   model: ViewModel,
   sessionTools: readonly Tool<never>[] = [],
+  sessionAuth?: AuthInfo,
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
   const subscriptions = new ResourceSubscriptions();
   const server = new ViewServer(implementation, {
     capabilities: VIEW_CAPABILITIES,
     ...(model.tasks && { tasks: model.tasks.capability }),
-    wantsResourceUpdate: (uri) => subscriptions.has(uri),
+    wantsResourceUpdate: (uri, modern) =>
+      modern
+        ? mayRead(model, uri, sessionAuth)
+        : subscriptions.has(uri) && mayRead(model, uri, subscriptions.authOf(uri)),
     instructions: model.instructions(),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
@@ -98,7 +107,7 @@ export function createView(
   installToolHandlers(routes, toolDeps);
   model.tasks?.install(server, routes, toolDeps);
   installResourceHandlers(server, routes, model);
-  installSubscriptionHandlers(routes, subscriptions, model.resources);
+  installSubscriptionHandlers(routes, subscriptions, model);
   installPromptHandlers(server, routes, model.prompts, model.requestState);
   installCompletionHandlers(server, routes, model);
   return { server, tools };

@@ -1,6 +1,7 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { TransportHost } from '../../server/transport-host.js';
+import { listenWithReadAccess } from '../listen-access.js';
 
 /** Limits of the 2026-07-28 handler (the endpoint's resolved options). */
 export interface ModernHandlerSettings {
@@ -19,7 +20,8 @@ export interface ModernHandler {
 /**
  * The SDK's per-request handler (`createMcpHandler`, legacy requests rejected: the caller routes them)
  * over the server's per-request views, quiet calls kept alive with SSE comments, and its notifier added
- * to the server's change fan-out, so a toggle reaches every `subscriptions/listen` stream once. Shared by
+ * to the server's change fan-out, so a toggle reaches every `subscriptions/listen` stream once, and a
+ * listen stream's resource updates held to the caller's read access (`listenWithReadAccess`). Shared by
  * `HttpMcpServer`'s endpoint and the fetch handler.
  */
 export function createModernHandler(host: TransportHost, settings: ModernHandlerSettings): ModernHandler {
@@ -27,13 +29,20 @@ export function createModernHandler(host: TransportHost, settings: ModernHandler
   checkQuietCallKeepalive((reason) =>
     logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
   );
-  const handler = createMcpHandler(() => keepQuietCallsAlive(host.createRequestScopedServer(), settings.keepAliveMs), {
-    legacy: 'reject',
-    onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
-    keepAliveMs: settings.keepAliveMs,
-    maxRequestBodySize: settings.maxRequestBodyBytes,
-    maxSubscriptions: settings.maxListenStreams,
-  });
+  const sdkHandler = createMcpHandler(
+    () => keepQuietCallsAlive(host.createRequestScopedServer(), settings.keepAliveMs),
+    {
+      legacy: 'reject',
+      onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
+      keepAliveMs: settings.keepAliveMs,
+      maxRequestBodySize: settings.maxRequestBodyBytes,
+      maxSubscriptions: settings.maxListenStreams,
+    },
+  );
+  const handler: McpHttpHandler = {
+    ...sdkHandler,
+    fetch: listenWithReadAccess(sdkHandler.fetch, (uri, auth) => host.mayRead(uri, auth)),
+  };
   const removeSink = host.addSink(handler.notify);
   return {
     handler,
