@@ -1,6 +1,8 @@
 import { UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { assertNamespace } from './namespace.js';
 import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
 import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
@@ -20,6 +22,11 @@ export interface UpstreamHandle {
 /** What a server's composition needs. */
 export interface CompositionDeps {
   readonly registry: ToolRegistry;
+  /** Where upstreams' prompts, resources and templates go. */
+  readonly prompts: PromptRegistry;
+  readonly resources: ResourceRegistry;
+  /** Whether a document of the server has `uri` (an upstream resource with it is left out). */
+  readonly documentHas?: (uri: string) => boolean;
   readonly logger: Logger;
   /** Sent to upstreams as `clientInfo`. */
   readonly clientInfo: { name: string; version: string };

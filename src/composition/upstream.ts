@@ -1,8 +1,12 @@
-import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import { UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolContext } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { RequestContext } from '../registry/request-context.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { CatalogMirror, type CatalogForwarder } from './upstream-catalog.js';
 import { createUpstreamTransport, loadClient, type ClientModule } from './client-loader.js';
 import { describeUpstream, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
 import { translateUpstreamError } from './upstream-errors.js';
@@ -28,6 +32,10 @@ export interface UpstreamStatus {
   readonly era?: 'legacy' | 'modern';
   /** Tools of it in this server's registry now (0 unless connected). */
   readonly tools: number;
+  /** Its prompts, resources and resource templates in this server now (0 unless connected). */
+  readonly prompts: number;
+  readonly resources: number;
+  readonly resourceTemplates: number;
   /** Connection attempts that failed since it was last connected. */
   readonly failures: number;
   /** Why the last attempt or connection ended, for a person (no secrets). */
@@ -41,6 +49,10 @@ export interface UpstreamStatus {
 /** What the connection needs from its owner. */
 export interface UpstreamDeps {
   readonly registry: ToolRegistry;
+  readonly prompts: PromptRegistry;
+  readonly resources: ResourceRegistry;
+  /** Whether a document of this server has `uri` (an upstream resource with it is left out). */
+  readonly documentHas?: (uri: string) => boolean;
   readonly logger: Logger;
   /** Sent as `clientInfo` to the upstream. */
   readonly clientInfo: { name: string; version: string };
@@ -54,10 +66,11 @@ export interface UpstreamDeps {
  * into the registry as one package, forwards calls, and reconnects with backoff when the connection
  * fails (its tools leave the registry meanwhile, in one change).
  */
-export class Upstream {
+export class Upstream implements CatalogForwarder {
   readonly #config: ResolvedUpstreamConfig;
   readonly #deps: UpstreamDeps;
   readonly #mirror: ToolMirror;
+  readonly #catalog: CatalogMirror;
   readonly #log: Logger;
   readonly #redact: (text: string) => string;
   readonly #progress = new ProgressRouter();
@@ -84,6 +97,7 @@ export class Upstream {
     this.#log = deps.logger.child({ upstream: config.name });
     this.#redact = secretRedactor(config);
     this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
+    this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
     void this.#attempt();
   }
 
@@ -101,6 +115,7 @@ export class Upstream {
       state: this.#state,
       ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
       tools: this.#mirror.names.length,
+      ...this.#catalogCounts(),
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
       ...(this.#retryAt !== undefined && { retryAt: this.#retryAt }),
@@ -131,6 +146,7 @@ export class Upstream {
     const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
     this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
+    this.#catalog.clear();
     this.#setState('closed');
     this.#connected?.resolve(); // nothing more to wait for
     this.#connected = undefined;
@@ -139,7 +155,41 @@ export class Upstream {
   }
 
   /** Forwards one `tools/call` (see `ToolForwarder`). */
-  async callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    const call = { upstream: this.#config.name, name, args, timeoutMs: this.#config.callTimeoutMs };
+    return this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false);
+  }
+
+  /** Forwards `prompts/get` (see `CatalogForwarder`). */
+  getPrompt(name: string, args: Record<string, string>, context: RequestContext) {
+    return this.#forward(`prompt "${name}"`, context, (client, signal) =>
+      client.getPrompt({ name, arguments: args }, { signal }),
+    );
+  }
+
+  /** Forwards `resources/read`. */
+  readResource(uri: string, context: RequestContext) {
+    return this.#forward(`resource "${uri}"`, context, (client, signal) => client.readResource({ uri }, { signal }));
+  }
+
+  /** Forwards `completion/complete`. */
+  complete(...[ref, argument, context]: Parameters<CatalogForwarder['complete']>) {
+    return this.#forward(`completion of "${argument.name}"`, context, (client, signal) =>
+      client.complete({ ref, argument, context: { arguments: { ...context.arguments } } }, { signal }),
+    );
+  }
+
+  /**
+   * One request to the upstream on behalf of a client's request: cancelled with it; the upstream's
+   * JSON-RPC error is answered with its own code and message (as a `ProtocolError` when
+   * `asProtocolError`, else an `UpstreamError` carrying them), a lost connection as an `UpstreamError`.
+   */
+  async #forward<T>(
+    what: string,
+    context: RequestContext,
+    send: (client: Client, signal: AbortSignal) => Promise<T>,
+    asProtocolError = true,
+  ): Promise<T> {
     const client = this.#client;
     const { name: upstream } = this.#config;
     if (!client || this.#state !== 'connected') {
@@ -150,14 +200,51 @@ export class Upstream {
       );
     }
     try {
-      const call = { upstream, name, args, timeoutMs: this.#config.callTimeoutMs };
-      return await forwardToolCall(client, this.#progress, call, context);
+      return await send(client, context.signal);
     } catch (error) {
       if (context.signal.aborted || error instanceof UpstreamError) throw error;
-      const translated = translateUpstreamError(this.#module!, upstream, name, error);
+      const translated = translateUpstreamError(this.module, upstream, what, error);
       if (translated.connectionLost && client === this.#client) this.#lost(client, error);
+      const { rpcCode, message, data } = translated.error;
+      // prompts/get, resources/read, completion: the upstream's JSON-RPC error as it is
+      if (asProtocolError && rpcCode !== undefined) throw new ProtocolError(rpcCode, message, data);
       throw translated.error;
     }
+  }
+
+  private get module(): ClientModule {
+    return this.#module!;
+  }
+
+  #catalogCounts() {
+    const { prompts, resources, templates } = this.#catalog.counts;
+    return { prompts, resources, resourceTemplates: templates };
+  }
+
+  /** Reads the upstream's prompts, resources and templates (what its capabilities offer) into the catalog. */
+  async #syncCatalog(client: Client, which: { prompts?: boolean; resources?: boolean }): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    const completions = caps.completions !== undefined;
+    const options = { timeout: this.#config.connectTimeoutMs };
+    const [prompts, resources, templates] = await Promise.all([
+      which.prompts && caps.prompts ? client.listPrompts(undefined, options) : undefined,
+      which.resources && caps.resources ? client.listResources(undefined, options) : undefined,
+      which.resources && caps.resources ? client.listResourceTemplates(undefined, options) : undefined,
+    ]);
+    if (client !== this.#client && client !== this.#connecting) return;
+    if (prompts) this.#catalog.syncPrompts(prompts.prompts, this, completions);
+    if (resources && templates) {
+      this.#catalog.syncResources(resources.resources, templates.resourceTemplates, this, completions);
+    }
+  }
+
+  /** A list_changed of the upstream's prompts or resources: read again, applied as one change. */
+  #refreshCatalog(generation: number, which: { prompts?: boolean; resources?: boolean }): void {
+    const client = this.#client;
+    if (generation !== this.#generation || !client) return;
+    this.#syncCatalog(client, which).catch((error: unknown) =>
+      this.#log.warn({ reason: this.#messageOf(error) }, 'refreshing prompts or resources after list_changed failed'),
+    );
   }
 
   async #attempt(): Promise<void> {
@@ -182,6 +269,16 @@ export class Upstream {
               else if (tools) this.#sync(tools);
             },
           },
+          prompts: {
+            debounceMs: 50,
+            autoRefresh: false,
+            onChanged: () => this.#refreshCatalog(generation, { prompts: true }),
+          },
+          resources: {
+            debounceMs: 50,
+            autoRefresh: false,
+            onChanged: () => this.#refreshCatalog(generation, { resources: true }),
+          },
         },
       });
       this.#progress.attach(client);
@@ -198,6 +295,13 @@ export class Upstream {
       await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
       if (generation !== this.#generation) return void client.close().catch(() => {});
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
+      if (generation !== this.#generation) return void client.close().catch(() => {});
+      await this.#syncCatalog(client, { prompts: true, resources: true }).catch((error: unknown) =>
+        this.#log.warn(
+          { reason: this.#messageOf(error) },
+          'reading the prompts or resources failed; serving its tools',
+        ),
+      );
       if (generation !== this.#generation) return void client.close().catch(() => {});
       this.#client = client;
       this.#pid = pid();
@@ -248,6 +352,7 @@ export class Upstream {
 
   #failed(error: unknown): void {
     this.#mirror.clear();
+    this.#catalog.clear();
     this.#failures += 1;
     this.#lastError = this.#messageOf(error);
     const { initialMs, maxMs } = this.#config.backoff;

@@ -112,10 +112,11 @@ export function createServerParts(
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
+  const uris = new UriResolver(resources, store, logger);
   return {
     logger,
     store,
-    uris: new UriResolver(resources, store, logger),
+    uris,
     views,
     events,
     toolState,
@@ -125,6 +126,9 @@ export function createServerParts(
     cluster,
     composition: new Composition({
       registry,
+      prompts,
+      resources,
+      documentHas: (uri) => uris.documentHas(uri),
       logger,
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
     }),
