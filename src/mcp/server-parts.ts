@@ -129,6 +129,7 @@ export function createServerParts(
       prompts,
       resources,
       documentHas: (uri) => uris.documentHas(uri),
+      owner,
       logger,
       clientInfo: { name: serverInfo.name, version: serverInfo.version },
     }),
