@@ -205,6 +205,8 @@ export class Upstream implements CatalogForwarder {
       if (context.signal.aborted || error instanceof UpstreamError) throw error;
       const translated = translateUpstreamError(this.module, upstream, what, error);
       if (translated.connectionLost && client === this.#client) this.#lost(client, error);
+      // An upstream may echo a credential in its error (an HTTP body quoting the header): blank it.
+      translated.error.message = this.#redact(translated.error.message);
       const { rpcCode, message, data } = translated.error;
       // prompts/get, resources/read, completion: the upstream's JSON-RPC error as it is
       if (asProtocolError && rpcCode !== undefined) throw new ProtocolError(rpcCode, message, data);
