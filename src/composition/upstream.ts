@@ -5,6 +5,7 @@ import type { ToolContext } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { RequestContext } from '../registry/request-context.js';
+import type { PromptContext } from '../prompts/prompt.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { CatalogMirror, type CatalogForwarder } from './upstream-catalog.js';
 import { createUpstreamTransport, loadClient, type ClientModule } from './client-loader.js';
@@ -13,38 +14,12 @@ import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
 import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
+import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
+import type { UpstreamState, UpstreamStatus } from './upstream-status.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 
-/** Where an upstream is in its life: `connecting` (first attempt or a retry running), `connected`, `retrying` (waiting for the next attempt), `closed`. */
-export type UpstreamState = 'connecting' | 'connected' | 'retrying' | 'closed';
-
-/** What an upstream shows of itself (no environment, headers or arguments: see `describeUpstream`). */
-export interface UpstreamStatus {
-  /** The upstream's name (its tools' package). */
-  readonly name: string;
-  /** The prefix of its tool names. */
-  readonly namespace: string;
-  /** `stdio: <command file> (+N arguments)` or the URL without credentials, query or fragment. */
-  readonly target: string;
-  readonly state: UpstreamState;
-  /** The protocol era it speaks while connected. */
-  readonly era?: 'legacy' | 'modern';
-  /** Tools of it in this server's registry now (0 unless connected). */
-  readonly tools: number;
-  /** Its prompts, resources and resource templates in this server now (0 unless connected). */
-  readonly prompts: number;
-  readonly resources: number;
-  readonly resourceTemplates: number;
-  /** Connection attempts that failed since it was last connected. */
-  readonly failures: number;
-  /** Why the last attempt or connection ended, for a person (no secrets). */
-  readonly lastError?: string;
-  /** When the next attempt starts (epoch ms), while `retrying`. */
-  readonly retryAt?: number;
-  /** The child's process id while connected (stdio upstreams). */
-  readonly pid?: number;
-}
+export type { UpstreamState, UpstreamStatus } from './upstream-status.js';
 
 /** What the connection needs from its owner. */
 export interface UpstreamDeps {
@@ -74,6 +49,7 @@ export class Upstream implements CatalogForwarder {
   readonly #log: Logger;
   readonly #redact: (text: string) => string;
   readonly #progress = new ProgressRouter();
+  readonly #relay: CallRelay;
   #state: UpstreamState = 'connecting';
   #client?: Client;
   #module?: ClientModule;
@@ -96,6 +72,7 @@ export class Upstream implements CatalogForwarder {
     this.#deps = deps;
     this.#log = deps.logger.child({ upstream: config.name });
     this.#redact = secretRedactor(config);
+    this.#relay = new CallRelay(config.name, this.#log);
     this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
     this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
     void this.#attempt();
@@ -154,17 +131,37 @@ export class Upstream implements CatalogForwarder {
     await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
 
-  /** Forwards one `tools/call` (see `ToolForwarder`). */
+  /** Forwards one `tools/call` (see `ToolForwarder`), relaying the upstream's logs and input requests to the caller. */
   callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
-    const call = { upstream: this.#config.name, name, args, timeoutMs: this.#config.callTimeoutMs };
-    return this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false);
+    const { callTimeoutMs: timeoutMs, name: upstream } = this.#config;
+    const call = { upstream, name, args, timeoutMs, meta: this.#logMeta() };
+    return this.#relayed(context, () =>
+      this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false),
+    );
   }
 
-  /** Forwards `prompts/get` (see `CatalogForwarder`). */
+  /** Forwards `prompts/get` (see `CatalogForwarder`), relaying as `callTool` does. */
   getPrompt(name: string, args: Record<string, string>, context: RequestContext) {
-    return this.#forward(`prompt "${name}"`, context, (client, signal) =>
-      client.getPrompt({ name, arguments: args }, { signal }),
+    return this.#relayed(context as PromptContext, () =>
+      this.#forward(`prompt "${name}"`, context, (client, signal) =>
+        client.getPrompt({ name, arguments: args, _meta: this.#logMeta() }, { signal }),
+      ),
     );
+  }
+
+  /** On 2026-07-28 a request asks for log messages in its `_meta` (no `logging/setLevel` there): all, the caller's own level filters. */
+  #logMeta() {
+    return this.#client?.getProtocolEra() === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'debug' } : undefined;
+  }
+
+  /** Runs a forwarded request with the relay pointed at its caller (see `CallRelay`). */
+  async #relayed<T>(caller: PromptContext, run: () => Promise<T>): Promise<T> {
+    const relay = this.#relay.enter(caller);
+    try {
+      return await Promise.race([run(), relay.failed]);
+    } finally {
+      relay.leave();
+    }
   }
 
   /** Forwards `resources/read`. */
@@ -262,6 +259,7 @@ export class Upstream implements CatalogForwarder {
       );
       client = new module.Client(this.#deps.clientInfo, {
         versionNegotiation: { mode: 'auto' },
+        capabilities: RELAYED_CAPABILITIES,
         listChanged: {
           tools: {
             debounceMs: 50,
@@ -284,9 +282,7 @@ export class Upstream implements CatalogForwarder {
         },
       });
       this.#progress.attach(client);
-      client.setNotificationHandler('notifications/message', (notification) => {
-        this.#log.debug({ level: notification.params.level, logger: notification.params.logger }, 'upstream log');
-      });
+      this.#relay.attach(client, module);
       const connecting = client;
       this.#connecting = client;
       this.#connectingTransport = transport;
@@ -296,6 +292,10 @@ export class Upstream implements CatalogForwarder {
       const abort = (this.#attemptAbort = new AbortController());
       await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
       if (generation !== this.#generation) return void client.close().catch(() => {});
+      // Legacy: ask for every log message once (relayed to the caller, whose own level filters them).
+      if (client.getServerCapabilities()?.logging && client.getProtocolEra() === 'legacy') {
+        await client.setLoggingLevel('debug', { timeout: this.#config.connectTimeoutMs }).catch(() => {});
+      }
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
       if (generation !== this.#generation) return void client.close().catch(() => {});
       await this.#syncCatalog(client, { prompts: true, resources: true }).catch((error: unknown) =>

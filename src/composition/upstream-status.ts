@@ -1,0 +1,29 @@
+/** Where an upstream is in its life: `connecting` (first attempt or a retry running), `connected`, `retrying` (waiting for the next attempt), `closed`. */
+export type UpstreamState = 'connecting' | 'connected' | 'retrying' | 'closed';
+
+/** What an upstream shows of itself (no environment, headers or arguments: see `describeUpstream`). */
+export interface UpstreamStatus {
+  /** The upstream's name (its tools' package). */
+  readonly name: string;
+  /** The prefix of its tool names. */
+  readonly namespace: string;
+  /** `stdio: <command file> (+N arguments)` or the URL without credentials, query or fragment. */
+  readonly target: string;
+  readonly state: UpstreamState;
+  /** The protocol era it speaks while connected. */
+  readonly era?: 'legacy' | 'modern';
+  /** Tools of it in this server's registry now (0 unless connected). */
+  readonly tools: number;
+  /** Its prompts, resources and resource templates in this server now (0 unless connected). */
+  readonly prompts: number;
+  readonly resources: number;
+  readonly resourceTemplates: number;
+  /** Connection attempts that failed since it was last connected. */
+  readonly failures: number;
+  /** Why the last attempt or connection ended, for a person (no secrets). */
+  readonly lastError?: string;
+  /** When the next attempt starts (epoch ms), while `retrying`. */
+  readonly retryAt?: number;
+  /** The child's process id while connected (stdio upstreams). */
+  readonly pid?: number;
+}
