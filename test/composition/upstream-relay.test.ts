@@ -1,23 +1,37 @@
 // Logging, elicitation and sampling during forwarded calls: a gateway (HttpMcpServer) in front of the
 // real @modelcontextprotocol/server-everything (stdio, legacy era) and one of our own servers (HTTP,
-// 2026-07-28 era). Clients of both eras answer the relayed requests; a client without the capability
+// 2026-07-28 era). Clients of both eras (v1 SDK, v2 legacy, v2 2026-07-28) answer the relayed requests; a client without the capability
 // makes the upstream get an error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Client, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { HttpMcpServer, defineTool } from '../../dist/index.js';
 import { EVERYTHING, quiet, recordingLogger } from './gateway-clients.js';
 
-type Kind = 'v2-legacy' | 'v2-modern';
+type Kind = 'v1' | 'v2-legacy' | 'v2-modern';
+/** What the tests use of a client, whichever SDK it comes from. */
+type AnyClient = Pick<Client, 'close'> & {
+  callTool(
+    params: { name: string; arguments: Record<string, unknown>; _meta?: object },
+    ...rest: never[]
+  ): Promise<unknown>;
+};
 type Result = { content: Array<{ type: string; text?: string }>; isError?: boolean };
 
 describe('gateway: logging, elicitation and sampling relayed to the calling client', () => {
   let own: HttpMcpServer;
   let gateway: HttpMcpServer;
-  const clients = new Map<Kind, { client: Client; logs: string[]; asked: string[] }>();
-  let plain: Client;
+  const clients = new Map<Kind, { client: AnyClient; logs: string[]; asked: string[] }>();
+  let plain: AnyClient;
 
-  const connect = async (kind: Kind, capable: boolean) => {
+  const connect = async (kind: Exclude<Kind, 'v1'>, capable: boolean) => {
     const client = new Client(
       { name: `relay-${kind}`, version: '1' },
       {
@@ -40,10 +54,33 @@ describe('gateway: logging, elicitation and sampling relayed to the calling clie
       });
     }
     await client.connect(new HttpV2(new URL(gateway.address.url)));
-    return { client, logs, asked };
+    return { client: client as AnyClient, logs, asked };
   };
-  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args }, { timeout: 20_000 })) as Result;
+  /** The v1 SDK client (the stand-in for today's desktop clients), with the same answers. */
+  const connectV1 = async () => {
+    const client = new ClientV1(
+      { name: 'relay-v1', version: '1' },
+      { capabilities: { elicitation: {}, sampling: {} } },
+    );
+    const logs: string[] = [];
+    const asked: string[] = [];
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      async (note) => void logs.push(String(note.params.data)),
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { name: 'Ada-v1' } };
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      asked.push(String((request.params.messages[0]?.content as { text?: string })?.text));
+      return { role: 'assistant', content: { type: 'text', text: 'sampled for v1' }, model: 'test-model' };
+    });
+    await client.connect(new HttpV1(new URL(gateway.address.url)));
+    return { client: client as unknown as AnyClient, logs, asked };
+  };
+  const call = async (client: AnyClient, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as Result;
 
   beforeAll(async () => {
     own = new HttpMcpServer({ name: 'own', version: '1.0.0' }, { port: 0, logger: recordingLogger([]) });
@@ -81,6 +118,7 @@ describe('gateway: logging, elicitation and sampling relayed to the calling clie
     await gateway.start();
     await Promise.all([everything.whenConnected(), ownUpstream.whenConnected()]);
     await quiet(500); // server-everything registers its elicitation and sampling tools after initialize
+    clients.set('v1', await connectV1());
     for (const kind of ['v2-legacy', 'v2-modern'] as const) clients.set(kind, await connect(kind, true));
     plain = (await connect('v2-legacy', false)).client;
   }, 60_000);
