@@ -44,6 +44,8 @@ export type ToolkitErrorCode =
   | 'UPSTREAM_UNAVAILABLE'
   /** An upstream server answered a forwarded request with a JSON-RPC error. */
   | 'UPSTREAM_PROTOCOL_ERROR'
+  /** `mount()` of a server that mounts (directly or through others) the mounting server, or of itself. */
+  | 'MOUNT_CYCLE'
   /** A feature the runtime or entry point does not offer (see {@link UnsupportedFeatureError}). */
   | 'UNSUPPORTED_FEATURE'
   /** A tool override that is malformed or would make two tools share a name (see {@link ToolOverrideError}). */
@@ -468,8 +470,9 @@ export const RATE_LIMITED_ERROR_CODE = -32029;
  * `upstream`: code `INVALID_UPSTREAM` (its configuration is unusable, thrown by `addUpstream`),
  * `UPSTREAM_UNAVAILABLE` (it is not connected, or its connection ended during a call: the caller gets
  * an `isError` result) or `UPSTREAM_PROTOCOL_ERROR` (it answered with a JSON-RPC error: `rpcCode` and
- * `data` are that error's, and a forwarded `tools/call` answers the caller with the same code).
- * Messages never contain the upstream's environment or headers.
+ * `data` are that error's, and a forwarded `tools/call` answers the caller with the same code);
+ * `MOUNT_CYCLE` (thrown by `mount()` when the mounted server mounts the mounting one, directly or
+ * through others, or is the same server). Messages never contain the upstream's environment or headers.
  */
 export class UpstreamError extends ToolkitError {
   /** The JSON-RPC error code the upstream answered with (`UPSTREAM_PROTOCOL_ERROR` only). */
@@ -477,7 +480,7 @@ export class UpstreamError extends ToolkitError {
   /** The `data` of the upstream's JSON-RPC error, if any. */
   readonly data?: unknown;
   constructor(
-    code: 'INVALID_UPSTREAM' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_PROTOCOL_ERROR',
+    code: 'INVALID_UPSTREAM' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_PROTOCOL_ERROR' | 'MOUNT_CYCLE',
     readonly upstream: string,
     message: string,
     options?: { cause?: unknown; rpcCode?: number; data?: unknown },

@@ -17,6 +17,10 @@ export interface UpstreamStatus {
   readonly era?: 'legacy' | 'modern';
   /** Tools of it in this server's registry now (0 unless connected). */
   readonly tools: number;
+  /** Its prompts, resources and resource templates in this server now (0 unless connected). */
+  readonly prompts: number;
+  readonly resources: number;
+  readonly resourceTemplates: number;
   /** Connection attempts that failed since it was last connected. */
   readonly failures: number;
   /** Why the last attempt or connection ended, for a person (no secrets). */

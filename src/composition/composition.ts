@@ -1,6 +1,8 @@
 import { UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { assertNamespace } from './namespace.js';
 import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
 import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
@@ -20,10 +22,35 @@ export interface UpstreamHandle {
 /** What a server's composition needs. */
 export interface CompositionDeps {
   readonly registry: ToolRegistry;
+  /** Where upstreams' prompts, resources and templates go. */
+  readonly prompts: PromptRegistry;
+  readonly resources: ResourceRegistry;
+  /** Whether a document of the server has `uri` (an upstream resource with it is left out). */
+  readonly documentHas?: (uri: string) => boolean;
   readonly logger: Logger;
+  /** The server these are part of (a mount of a server that mounts it back is refused). */
+  readonly owner?: object;
   /** Sent to upstreams as `clientInfo`. */
   readonly clientInfo: { name: string; version: string };
 }
+
+/** Which servers each server mounts (for the cycle guard of `mount()`). */
+const mountedServers = new WeakMap<object, object[]>(); // one entry per mount: a server may be mounted twice
+
+/** The chain of mounts from `from` to `to` (`[from, ..., to]`), if `from` mounts `to` directly or through others. */
+function mountPath(from: object, to: object, seen = new Set<object>()): object[] | undefined {
+  if (from === to) return [from];
+  if (seen.has(from)) return undefined;
+  seen.add(from);
+  for (const next of mountedServers.get(from) ?? []) {
+    const path = mountPath(next, to, seen);
+    if (path) return [from, ...path];
+  }
+  return undefined;
+}
+
+const serverName = (server: object) =>
+  (server as { serverInfo?: { name?: string } }).serverInfo?.name ?? (server as { name?: string }).name ?? 'a server';
 
 /**
  * The other MCP servers a server takes tools from: upstreams (remote, over stdio or HTTP) and mounts
@@ -69,18 +96,41 @@ export class Composition {
     });
   }
 
-  /** Mounts an in-process source (see `mountSource`). @throws UpstreamError (`INVALID_UPSTREAM`) for a bad or taken namespace. */
+  /**
+   * Mounts an in-process source (see `mountSource`).
+   * @throws UpstreamError `INVALID_UPSTREAM` for a bad or taken namespace; `MOUNT_CYCLE` when the
+   *   source is this server or mounts it (directly or through other mounts): mounting it would recurse.
+   */
   mount(source: MountSource, options: MountOptions): MountHandle {
     const namespace = options?.namespace;
     assertNamespace(namespace, 'mount()');
+    const { owner } = this.deps;
+    const server = owner && typeof source === 'object' && source !== null && 'tools' in source ? source : undefined;
+    const cycle = server && mountPath(server, owner!);
+    if (cycle) {
+      const chain = [owner!, ...cycle].map(serverName).join(' -> ');
+      throw new UpstreamError(
+        'MOUNT_CYCLE',
+        namespace,
+        `mount(): "${serverName(server!)}" ${cycle.length === 1 ? 'is this server' : 'mounts this server'} (${chain}); mounting it would repeat its tools without end.`,
+      );
+    }
     this.#claim(namespace, 'mount()');
     const handle = mountSource(this.deps.registry, this.deps.logger, source, namespace);
     this.#mounts.set(namespace, handle);
+    if (server) {
+      const mounted = mountedServers.get(owner!) ?? [];
+      mountedServers.set(owner!, [...mounted, server]);
+    }
+    let live = true;
     return Object.freeze({
       namespace,
       tools: () => handle.tools(),
       unmount: () => {
         handle.unmount();
+        const mounted = server && live ? mountedServers.get(owner!) : undefined;
+        live = false;
+        if (mounted?.includes(server!)) mounted.splice(mounted.indexOf(server!), 1);
         this.#mounts.delete(namespace);
         this.#namespaces.delete(namespace);
       },

@@ -39,7 +39,7 @@ export class ProgressRouter {
 }
 
 /**
- * Forwards one `tools/call`: the caller's progress token is replaced by ours (see {@link ProgressRouter}),
+ * Forwards one `tools/call` (with `call.meta` in its `_meta`): the caller's progress token is replaced by ours (see {@link ProgressRouter}),
  * each progress goes to the caller in order and before the result, and the call is cancelled (the SDK
  * sends `notifications/cancelled`) when the caller's signal aborts or when `timeoutMs` passes with
  * neither a result nor a progress notification.
@@ -49,7 +49,7 @@ export class ProgressRouter {
 export async function forwardToolCall(
   client: Client,
   router: ProgressRouter,
-  call: { upstream: string; name: string; args: Record<string, unknown>; timeoutMs: number },
+  call: { upstream: string; name: string; args: Record<string, unknown>; timeoutMs: number; meta?: object },
   context: ToolContext,
 ): Promise<CallToolResult> {
   const abort = new AbortController();
@@ -71,7 +71,7 @@ export async function forwardToolCall(
   arm();
   try {
     const result = await client.callTool(
-      { name: call.name, arguments: call.args, _meta: { progressToken: route.token } },
+      { name: call.name, arguments: call.args, _meta: { ...call.meta, progressToken: route.token } },
       { signal: abort.signal, timeout: NO_SDK_TIMEOUT },
     );
     // Notifications read with the result are dispatched after it: let them run, then send them first.

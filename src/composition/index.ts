@@ -4,4 +4,4 @@ export type { MountHandle, MountOptions, MountSource } from './mount.js';
 export { NAMESPACE_SEPARATOR, namespacedName } from './namespace.js';
 export { parseServersConfig, upstreamNameOf } from './servers-config.js';
 export type { HttpUpstreamConfig, StdioUpstreamConfig, UpstreamBackoff, UpstreamConfig } from './upstream-config.js';
-export type { UpstreamState, UpstreamStatus } from './upstream.js';
+export type { UpstreamState, UpstreamStatus } from '../upstream-status.js';

@@ -1,14 +1,20 @@
-import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/server';
 import { UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolContext } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { RequestContext } from '../registry/request-context.js';
+import type { PromptContext } from '../prompts/prompt.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { CatalogMirror, type CatalogForwarder } from './upstream-catalog.js';
 import { createUpstreamTransport, loadClient, type ClientModule } from './client-loader.js';
 import { describeUpstream, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
 import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
 import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
+import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 
@@ -19,6 +25,10 @@ import type { UpstreamState, UpstreamStatus } from '../upstream-status.js';
 /** What the connection needs from its owner. */
 export interface UpstreamDeps {
   readonly registry: ToolRegistry;
+  readonly prompts: PromptRegistry;
+  readonly resources: ResourceRegistry;
+  /** Whether a document of this server has `uri` (an upstream resource with it is left out). */
+  readonly documentHas?: (uri: string) => boolean;
   readonly logger: Logger;
   /** Sent as `clientInfo` to the upstream. */
   readonly clientInfo: { name: string; version: string };
@@ -32,13 +42,15 @@ export interface UpstreamDeps {
  * into the registry as one package, forwards calls, and reconnects with backoff when the connection
  * fails (its tools leave the registry meanwhile, in one change).
  */
-export class Upstream {
+export class Upstream implements CatalogForwarder {
   readonly #config: ResolvedUpstreamConfig;
   readonly #deps: UpstreamDeps;
   readonly #mirror: ToolMirror;
+  readonly #catalog: CatalogMirror;
   readonly #log: Logger;
   readonly #redact: (text: string) => string;
   readonly #progress = new ProgressRouter();
+  readonly #relay: CallRelay;
   #state: UpstreamState = 'connecting';
   #client?: Client;
   #module?: ClientModule;
@@ -61,7 +73,9 @@ export class Upstream {
     this.#deps = deps;
     this.#log = deps.logger.child({ upstream: config.name });
     this.#redact = secretRedactor(config);
+    this.#relay = new CallRelay(config.name, this.#log);
     this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
+    this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
     void this.#attempt();
   }
 
@@ -79,6 +93,7 @@ export class Upstream {
       state: this.#state,
       ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
       tools: this.#mirror.names.length,
+      ...this.#catalogCounts(),
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
       ...(this.#retryAt !== undefined && { retryAt: this.#retryAt }),
@@ -109,6 +124,7 @@ export class Upstream {
     const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
     this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
+    this.#catalog.clear();
     this.#setState('closed');
     this.#connected?.resolve(); // nothing more to wait for
     this.#connected = undefined;
@@ -116,8 +132,62 @@ export class Upstream {
     await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
 
-  /** Forwards one `tools/call` (see `ToolForwarder`). */
-  async callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+  /** Forwards one `tools/call` (see `ToolForwarder`), relaying the upstream's logs and input requests to the caller. */
+  callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
+    const { callTimeoutMs: timeoutMs, name: upstream } = this.#config;
+    const call = { upstream, name, args, timeoutMs, meta: this.#logMeta() };
+    return this.#relayed(context, () =>
+      this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false),
+    );
+  }
+
+  /** Forwards `prompts/get` (see `CatalogForwarder`), relaying as `callTool` does. */
+  getPrompt(name: string, args: Record<string, string>, context: RequestContext) {
+    return this.#relayed(context as PromptContext, () =>
+      this.#forward(`prompt "${name}"`, context, (client, signal) =>
+        client.getPrompt({ name, arguments: args, _meta: this.#logMeta() }, { signal }),
+      ),
+    );
+  }
+
+  /** On 2026-07-28 a request asks for log messages in its `_meta` (no `logging/setLevel` there): all, the caller's own level filters. */
+  #logMeta() {
+    return this.#client?.getProtocolEra() === 'modern' ? { 'io.modelcontextprotocol/logLevel': 'debug' } : undefined;
+  }
+
+  /** Runs a forwarded request with the relay pointed at its caller (see `CallRelay`). */
+  async #relayed<T>(caller: PromptContext, run: () => Promise<T>): Promise<T> {
+    const relay = this.#relay.enter(caller);
+    try {
+      return await Promise.race([run(), relay.failed]);
+    } finally {
+      relay.leave();
+    }
+  }
+
+  /** Forwards `resources/read`. */
+  readResource(uri: string, context: RequestContext) {
+    return this.#forward(`resource "${uri}"`, context, (client, signal) => client.readResource({ uri }, { signal }));
+  }
+
+  /** Forwards `completion/complete`. */
+  complete(...[ref, argument, context]: Parameters<CatalogForwarder['complete']>) {
+    return this.#forward(`completion of "${argument.name}"`, context, (client, signal) =>
+      client.complete({ ref, argument, context: { arguments: { ...context.arguments } } }, { signal }),
+    );
+  }
+
+  /**
+   * One request to the upstream on behalf of a client's request: cancelled with it; the upstream's
+   * JSON-RPC error is answered with its own code and message (as a `ProtocolError` when
+   * `asProtocolError`, else an `UpstreamError` carrying them), a lost connection as an `UpstreamError`.
+   */
+  async #forward<T>(
+    what: string,
+    context: RequestContext,
+    send: (client: Client, signal: AbortSignal) => Promise<T>,
+    asProtocolError = true,
+  ): Promise<T> {
     const client = this.#client;
     const { name: upstream } = this.#config;
     if (!client || this.#state !== 'connected') {
@@ -128,14 +198,53 @@ export class Upstream {
       );
     }
     try {
-      const call = { upstream, name, args, timeoutMs: this.#config.callTimeoutMs };
-      return await forwardToolCall(client, this.#progress, call, context);
+      return await send(client, context.signal);
     } catch (error) {
       if (context.signal.aborted || error instanceof UpstreamError) throw error;
-      const translated = translateUpstreamError(this.#module!, upstream, name, error);
+      const translated = translateUpstreamError(this.module, upstream, what, error);
       if (translated.connectionLost && client === this.#client) this.#lost(client, error);
+      // An upstream may echo a credential in its error (an HTTP body quoting the header): blank it.
+      translated.error.message = this.#redact(translated.error.message);
+      const { rpcCode, message, data } = translated.error;
+      // prompts/get, resources/read, completion: the upstream's JSON-RPC error as it is
+      if (asProtocolError && rpcCode !== undefined) throw new ProtocolError(rpcCode, message, data);
       throw translated.error;
     }
+  }
+
+  private get module(): ClientModule {
+    return this.#module!;
+  }
+
+  #catalogCounts() {
+    const { prompts, resources, templates } = this.#catalog.counts;
+    return { prompts, resources, resourceTemplates: templates };
+  }
+
+  /** Reads the upstream's prompts, resources and templates (what its capabilities offer) into the catalog. */
+  async #syncCatalog(client: Client, which: { prompts?: boolean; resources?: boolean }): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {};
+    const completions = caps.completions !== undefined;
+    const options = { timeout: this.#config.connectTimeoutMs };
+    const [prompts, resources, templates] = await Promise.all([
+      which.prompts && caps.prompts ? client.listPrompts(undefined, options) : undefined,
+      which.resources && caps.resources ? client.listResources(undefined, options) : undefined,
+      which.resources && caps.resources ? client.listResourceTemplates(undefined, options) : undefined,
+    ]);
+    if (client !== this.#client && client !== this.#connecting) return;
+    if (prompts) this.#catalog.syncPrompts(prompts.prompts, this, completions);
+    if (resources && templates) {
+      this.#catalog.syncResources(resources.resources, templates.resourceTemplates, this, completions);
+    }
+  }
+
+  /** A list_changed of the upstream's prompts or resources: read again, applied as one change. */
+  #refreshCatalog(generation: number, which: { prompts?: boolean; resources?: boolean }): void {
+    const client = this.#client;
+    if (generation !== this.#generation || !client) return;
+    this.#syncCatalog(client, which).catch((error: unknown) =>
+      this.#log.warn({ reason: this.#messageOf(error) }, 'refreshing prompts or resources after list_changed failed'),
+    );
   }
 
   async #attempt(): Promise<void> {
@@ -151,6 +260,7 @@ export class Upstream {
       );
       client = new module.Client(this.#deps.clientInfo, {
         versionNegotiation: { mode: 'auto' },
+        capabilities: RELAYED_CAPABILITIES,
         listChanged: {
           tools: {
             debounceMs: 50,
@@ -160,12 +270,20 @@ export class Upstream {
               else if (tools) this.#sync(tools);
             },
           },
+          prompts: {
+            debounceMs: 50,
+            autoRefresh: false,
+            onChanged: () => this.#refreshCatalog(generation, { prompts: true }),
+          },
+          resources: {
+            debounceMs: 50,
+            autoRefresh: false,
+            onChanged: () => this.#refreshCatalog(generation, { resources: true }),
+          },
         },
       });
       this.#progress.attach(client);
-      client.setNotificationHandler('notifications/message', (notification) => {
-        this.#log.debug({ level: notification.params.level, logger: notification.params.logger }, 'upstream log');
-      });
+      this.#relay.attach(client, module);
       const connecting = client;
       this.#connecting = client;
       this.#connectingTransport = transport;
@@ -175,7 +293,18 @@ export class Upstream {
       const abort = (this.#attemptAbort = new AbortController());
       await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
       if (generation !== this.#generation) return void client.close().catch(() => {});
+      // Legacy: ask for every log message once (relayed to the caller, whose own level filters them).
+      if (client.getServerCapabilities()?.logging && client.getProtocolEra() === 'legacy') {
+        await client.setLoggingLevel('debug', { timeout: this.#config.connectTimeoutMs }).catch(() => {});
+      }
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
+      if (generation !== this.#generation) return void client.close().catch(() => {});
+      await this.#syncCatalog(client, { prompts: true, resources: true }).catch((error: unknown) =>
+        this.#log.warn(
+          { reason: this.#messageOf(error) },
+          'reading the prompts or resources failed; serving its tools',
+        ),
+      );
       if (generation !== this.#generation) return void client.close().catch(() => {});
       this.#client = client;
       this.#pid = pid();
@@ -226,6 +355,7 @@ export class Upstream {
 
   #failed(error: unknown): void {
     this.#mirror.clear();
+    this.#catalog.clear();
     this.#failures += 1;
     this.#lastError = this.#messageOf(error);
     const { initialMs, maxMs } = this.#config.backoff;

@@ -124,8 +124,13 @@ export function createServerParts(
   const cluster = options.cluster
     ? new ClusterLink(options.cluster, { views, events, prompts, resources, logger, isRunning })
     : undefined;
+  const uris = new UriResolver(resources, store, logger);
   const composition = new Composition({
     registry,
+    prompts,
+    resources,
+    documentHas: (uri) => uris.documentHas(uri),
+    owner,
     logger,
     clientInfo: { name: serverInfo.name, version: serverInfo.version },
   });
@@ -133,7 +138,7 @@ export function createServerParts(
   const parts: ServerParts = {
     logger,
     store,
-    uris: new UriResolver(resources, store, logger),
+    uris,
     views,
     events,
     toolState,

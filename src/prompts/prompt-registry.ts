@@ -50,6 +50,29 @@ export class PromptRegistry {
     return true;
   }
 
+  /**
+   * Removes the prompts named `removed` and adds `added` as ONE change (one `list_changed`), for a
+   * source kept in step with another server (composition). A prompt of `added` whose name is
+   * registered after the removals is left out and returned, not thrown.
+   * @throws InvalidPromptError when an item of `added` is not a `Prompt`.
+   */
+  replace(removed: readonly string[], added: readonly Prompt<never>[]): Prompt<never>[] {
+    const gone = removed.filter((name) => this.#prompts.delete(name));
+    const taken: Prompt<never>[] = [];
+    const kept: Prompt<never>[] = [];
+    for (const prompt of added) {
+      if (!(prompt instanceof Prompt))
+        throw new InvalidPromptError('PromptRegistry.replace() expects Prompt instances.');
+      if (this.#prompts.has(prompt.name)) taken.push(prompt);
+      else {
+        this.#prompts.set(prompt.name, prompt);
+        kept.push(prompt);
+      }
+    }
+    if (gone.length > 0 || kept.length > 0) this.#changed({ added: kept, removed: gone });
+    return taken;
+  }
+
   /** The prompt with this name. */
   get(name: string): Prompt<never> | undefined {
     return this.#prompts.get(name);

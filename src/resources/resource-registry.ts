@@ -17,6 +17,20 @@ export interface ResourceRegistryChange {
   readonly type: 'added' | 'removed';
   /** The resource URI or the URI template. */
   readonly uri: string;
+  /** Every change of a batch made by {@link ResourceRegistry.replace} (this change is its first); absent for a single change. */
+  readonly batch?: readonly ResourceRegistryChange[];
+}
+
+/** What {@link ResourceRegistry.replace} changes at once. */
+export interface ResourceReplacement {
+  /** URIs of fixed resources to remove. */
+  readonly removeResources?: readonly string[];
+  /** URI templates to remove. */
+  readonly removeTemplates?: readonly string[];
+  readonly addResources?: readonly ResourceConfig[];
+  readonly addTemplates?: readonly ResourceTemplateConfig[];
+  /** A URI the server keeps for something else (a document): such a resource is left out. */
+  readonly isTaken?: (uri: string) => boolean;
 }
 
 /**
@@ -84,6 +98,45 @@ export class ResourceRegistry {
     if (!this.#templates.delete(normalizeUri(uriTemplate))) return false;
     this.#changed({ kind: 'template', type: 'removed', uri: uriTemplate });
     return true;
+  }
+
+  /**
+   * Removes and adds resources and templates as ONE change (one `list_changed`), for a source kept
+   * in step with another server (composition). An added resource or template whose URI (template)
+   * is registered after the removals, or `isTaken`, is left out and returned, not thrown.
+   * @throws InvalidResourceError when an added configuration is unusable (nothing is changed then).
+   */
+  replace(change: ResourceReplacement): { skipped: string[] } {
+    const resources = (change.addResources ?? []).map(compileResource);
+    const templates = (change.addTemplates ?? []).map(compileResourceTemplate);
+    const batch: ResourceRegistryChange[] = [];
+    for (const uri of change.removeResources ?? []) {
+      if (this.#resources.delete(normalizeUri(uri))) batch.push({ kind: 'resource', type: 'removed', uri });
+    }
+    for (const uri of change.removeTemplates ?? []) {
+      if (this.#templates.delete(normalizeUri(uri))) batch.push({ kind: 'template', type: 'removed', uri });
+    }
+    const skipped: string[] = [];
+    for (const resource of resources) {
+      const { uri } = resource.listed;
+      const key = normalizeUri(uri);
+      if (this.#resources.has(key) || change.isTaken?.(uri)) skipped.push(uri);
+      else {
+        this.#resources.set(key, resource);
+        batch.push({ kind: 'resource', type: 'added', uri });
+      }
+    }
+    for (const template of templates) {
+      const { uriTemplate } = template.listed;
+      const key = normalizeUri(uriTemplate);
+      if (this.#templates.has(key)) skipped.push(uriTemplate);
+      else {
+        this.#templates.set(key, template);
+        batch.push({ kind: 'template', type: 'added', uri: uriTemplate });
+      }
+    }
+    if (batch.length > 0) this.#changed({ ...batch[0]!, batch });
+    return { skipped };
   }
 
   /** The resource registered at this URI or an equivalent one (see `normalizeUri`). */

@@ -1,8 +1,9 @@
 // Upstream lifecycle edges: closing an upstream whose child never answers stops that child at once;
-// a server that mounts itself does not mount its mounted tools again.
+// mount cycles are refused.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { HttpMcpServer, defineTool } from '../../dist/index.js';
+import { UpstreamError } from '../../dist/public/composition.js';
 import { connectInMemory } from '../../dist/testing/index.js';
 import { recordingLogger, until } from './gateway-clients.js';
 
@@ -35,12 +36,31 @@ describe('upstream lifecycle', () => {
     await server.stop();
   }, 20_000);
 
-  it('a server mounting itself mounts its own tools once, not its mounted ones', () => {
-    const server = new HttpMcpServer({ name: 'gw', version: '1' }, { port: 0, logger: recordingLogger([]) });
-    server.registerTool(defineTool({ name: 'a', execute: () => 'a' }));
-    server.mount(server, { namespace: 'self' });
-    server.registerTool(defineTool({ name: 'b', execute: () => 'b' }));
-    expect(server.getToolStates().map((state) => state.tool.name)).toEqual(['a', 'self_a', 'b', 'self_b']);
+  it('mount cycles are refused with MOUNT_CYCLE: itself, a server that mounts it, and longer rings', () => {
+    const make = (name: string) => {
+      const server = new HttpMcpServer({ name, version: '1' }, { port: 0, logger: recordingLogger([]) });
+      server.registerTool(defineTool({ name: 't', execute: () => name }));
+      return server;
+    };
+    const [a, b, c] = [make('a'), make('b'), make('c')];
+    expect(() => a.mount(a, { namespace: 'self' })).toThrow(expect.objectContaining({ code: 'MOUNT_CYCLE' }));
+    a.mount(b, { namespace: 'b' });
+    expect(() => b.mount(a, { namespace: 'a' })).toThrow(/"a" mounts this server \(b -> a -> b\)/);
+    b.mount(c, { namespace: 'c' });
+    let ring: unknown;
+    try {
+      c.mount(a, { namespace: 'a' });
+    } catch (error) {
+      ring = error;
+    }
+    expect(ring).toBeInstanceOf(UpstreamError);
+    expect(ring).toMatchObject({ code: 'MOUNT_CYCLE', message: expect.stringContaining('c -> a -> b -> c') });
+    // Nothing was left half-mounted: the namespaces are free and the tools are as before.
+    expect(c.getToolStates().map((state) => state.tool.name)).toEqual(['t']);
+    expect(a.getToolStates().map((state) => state.tool.name)).toEqual(['t', 'b_t', 'b_c_t']);
+    expect(b.getToolStates().map((state) => state.tool.name)).toEqual(['t', 'c_t']);
+    a.mount(c, { namespace: 'c' }); // a -> c is no cycle (c mounts nothing)
+    expect(a.getToolStates().map((state) => state.tool.name)).toContain('c_t');
   });
 
   it('callTimeoutMs: a call with neither result nor progress for that long fails clearly and is cancelled upstream', async () => {

@@ -49,10 +49,12 @@ export class UriResolver {
     logger: Logger,
   ) {
     for (const listed of resources.list()) this.#resourceUris.add(canonical(listed.uri));
-    resources.onChange((change) => {
-      if (change.kind !== 'resource') return;
-      if (change.type === 'added') this.#resourceUris.add(canonical(change.uri));
-      else this.#resourceUris.delete(canonical(change.uri));
+    resources.onChange((event) => {
+      for (const change of event.batch ?? [event]) {
+        if (change.kind !== 'resource') continue;
+        if (change.type === 'added') this.#resourceUris.add(canonical(change.uri));
+        else this.#resourceUris.delete(canonical(change.uri));
+      }
     });
     documents.addUriGuard({
       check: (uri) => (this.#resourceUris.has(canonical(uri)) ? new DuplicateResourceError(uri) : undefined),
@@ -62,6 +64,11 @@ export class UriResolver {
         logger.warn({ err: error, uri }, 'file found in a watched folder left out: a resource already has its URI');
       },
     });
+  }
+
+  /** Whether a document has `uri` (an upstream's resource with it is left out). */
+  documentHas(uri: string): boolean {
+    return this.documents.get(uri) !== undefined;
   }
 
   /** @throws DuplicateResourceError when a document or a fixed resource already has `uri`. */

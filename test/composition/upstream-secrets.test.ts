@@ -1,0 +1,132 @@
+// Credentials never echoed: an upstream's `env` values and `headers` (a bearer token) appear in no
+// list (tools, prompts, resources, templates), no log line, no /ready body, no state and no error
+// message, even when the upstream itself echoes them back in its errors and on its stderr.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { AuthenticationError, HttpMcpServer, defineTool } from '../../dist/index.js';
+import type { UpstreamHandle } from '../../dist/public/composition.js';
+import { connectClient, type TestClient } from '../support/clients.js';
+import { EVERYTHING, quiet, recordingLogger, until } from './gateway-clients.js';
+
+const ENV_SECRET = 'env-secret-93be1f07';
+const BEARER = 'bearer-secret-5d2c88aa';
+const ECHO_BEARER = 'bearer-secret-echoed-71f0';
+
+describe('gateway: upstream credentials are never echoed', () => {
+  const logLines: string[] = [];
+  let echoing = false;
+  let own: HttpMcpServer;
+  let echo: Server;
+  let gateway: HttpMcpServer;
+  let handles: UpstreamHandle[];
+  let client: TestClient;
+
+  beforeAll(async () => {
+    // Our own server as an HTTP upstream whose authenticate hook, once `echoing`, refuses with the token in its message.
+    own = new HttpMcpServer(
+      { name: 'own', version: '1.0.0' },
+      {
+        port: 0,
+        logger: recordingLogger([]),
+        authenticate: (request) => {
+          const header = String(request.headers.authorization);
+          if (echoing) throw new AuthenticationError(`token refused: ${header}`);
+          return header === `Bearer ${BEARER}` ? { token: BEARER, clientId: 'gw', scopes: [] } : undefined;
+        },
+      },
+    );
+    own.registerTool(defineTool({ name: 'greet', execute: () => 'hello' }));
+    await own.start();
+    // A plain HTTP endpoint that answers every request 500 with the Authorization header in its body.
+    echo = createServer((request, response) => {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(`no: ${request.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+
+    gateway = new HttpMcpServer({ name: 'gateway', version: '1.0.0' }, { port: 0, logger: recordingLogger(logLines) });
+    handles = [
+      gateway.addUpstream({
+        name: 'everything',
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        env: { API_TOKEN: ENV_SECRET },
+      }),
+      // A child that prints its secret on stderr and in its exit, then fails.
+      gateway.addUpstream({
+        name: 'leaky',
+        command: process.execPath,
+        args: ['-e', 'console.error("my token is " + process.env.API_TOKEN); process.exit(3)'],
+        env: { API_TOKEN: ENV_SECRET },
+        backoff: { initialMs: 60_000, maxMs: 60_000 },
+      }),
+      gateway.addUpstream({ name: 'own', url: own.address.url, headers: { Authorization: `Bearer ${BEARER}` } }),
+      gateway.addUpstream({
+        name: 'echo',
+        url: echoUrl,
+        headers: { Authorization: `Bearer ${ECHO_BEARER}` },
+        backoff: { initialMs: 60_000, maxMs: 60_000 },
+      }),
+    ];
+    await gateway.start();
+    await Promise.all([handles[0]!.whenConnected(), handles[2]!.whenConnected()]);
+    await until(() => handles[1]!.status.failures > 0 && handles[3]!.status.failures > 0, 'the failing upstreams');
+    await quiet(300);
+    client = await connectClient('v2-legacy', new HttpV2(new URL(gateway.address.url)));
+  }, 60_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await gateway?.stop();
+    await own?.stop();
+    await new Promise((resolve) => echo?.close(resolve));
+  }, 30_000);
+
+  const secrets = [ENV_SECRET, BEARER, ECHO_BEARER];
+  const expectClean = (text: string, what: string) => {
+    for (const secret of secrets) expect(text, `${what} shows ${secret}`).not.toContain(secret);
+  };
+
+  it('lists, states and /ready show no secret', async () => {
+    const lists = [
+      await client.toolNames(),
+      await client.prompts(),
+      await client.resources(),
+      await client.resourceTemplates(),
+    ];
+    expect(lists[0]).toEqual(expect.arrayContaining(['everything_echo', 'own_greet']));
+    expectClean(JSON.stringify(lists), 'a list');
+    expectClean(JSON.stringify(gateway.upstreams), 'the upstream states');
+    const ready = await fetch(new URL('/ready', gateway.address.url));
+    const body = await ready.text();
+    expect(body).toContain('"leaky"');
+    expectClean(body, '/ready');
+    // The failures were reported, with the secrets blanked.
+    expect(handles[3]!.status.lastError).toBeTruthy();
+    expect(handles[3]!.status.lastError).not.toContain(ECHO_BEARER);
+  });
+
+  it("an error message of a forwarded call does not carry the upstream's echo of the token", async () => {
+    echoing = true;
+    try {
+      const result = await client.callTool('own_greet').catch((error: Error) => ({
+        isError: true,
+        content: [{ type: 'text', text: error.message }],
+      }));
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('[redacted]');
+      expectClean(JSON.stringify(result), 'the call error');
+    } finally {
+      echoing = false;
+    }
+  });
+
+  it('no log line carries a secret, though the upstreams echoed them', async () => {
+    const all = logLines.join('\n');
+    expect(all).toContain('upstream stderr'); // the leaky child's line was logged...
+    expect(all).toContain('[redacted]'); // ...with its secret blanked
+    expectClean(all, 'the log');
+  });
+});
