@@ -173,7 +173,9 @@ describe('RequestPipeline', () => {
     const direct = files.filter((file) => {
       if (file.startsWith('mcp/pipeline/')) return false;
       const text = readFileSync(join(root, file), 'utf8');
-      return /\.setRequestHandler\(/.test(text.replaceAll('routes.setRequestHandler(', ''));
+      // An upstream's SDK *client* answers the requests its server sends (composition/call-relay.ts): not a server handler.
+      const serverSide = text.replaceAll('routes.setRequestHandler(', '').replaceAll('client.setRequestHandler(', '');
+      return /\.setRequestHandler\(/.test(serverSide);
     });
     expect(direct).toEqual([]);
   });
