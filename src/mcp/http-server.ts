@@ -43,12 +43,13 @@ export class HttpMcpServer extends BaseMcpServer {
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
    * @param options - see {@link HttpMcpServerOptions} (all optional).
-   * @throws InvalidOptionsError when `options` has a key {@link HttpMcpServerOptions} does not define
-   *   (a subclass with options of its own takes them out before calling `super`).
-   * @throws RangeError on an invalid option value (negative size or timeout, path without `/`, `https` without key and cert).
+   * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }` or holds an option, when
+   *   `options` has a key {@link HttpMcpServerOptions} does not define (a subclass with options of its own
+   *   takes them out before calling `super`), or on an option value of the wrong type or range (negative
+   *   size or timeout, path without `/`, `https` without key and cert).
    */
   constructor(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}) {
-    const resolved = resolveHttpOptions(options, serverInfo.name);
+    const resolved = resolveHttpOptions(serverInfo, options);
     super(serverInfo, options);
     this.#raw = options;
     this.#app = options.app ?? loadExpress()();

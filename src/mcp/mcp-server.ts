@@ -76,7 +76,7 @@ export abstract class BaseMcpServer {
   readonly #documents: DocumentRegistrar;
   #state: 'new' | 'started' | 'stopping' | 'stopped' = 'new';
 
-  /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
+  /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields. @throws InvalidOptionsError for bad info or options. */
   constructor(
     protected readonly serverInfo: ServerInfo,
     options: BaseMcpServerOptions = {},

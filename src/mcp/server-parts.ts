@@ -14,6 +14,7 @@ import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
 import { requiredScopesOf } from './server/required-scopes.js';
 import { createDocumentStore, type DocumentBackend } from './server/document-support.js';
+import { checkServerArguments } from './server/check-server-options.js';
 import { LiveViews } from './server/live-views.js';
 import { attachObserver } from './server/observer.js';
 import { requestStateCodec } from './server/request-state.js';
@@ -59,6 +60,7 @@ export interface ServerParts {
  * change fan-out) and the cluster link.
  * @param isRunning - whether the server is between `start()` and `stop()` (for the cluster link).
  * @param owner - the `BaseMcpServer` the parts belong to (its pipeline is registered for `serverPipeline`).
+ * @throws InvalidOptionsError for unusable server info or a shared option of the wrong type or range.
  */
 export function createServerParts(
   serverInfo: ServerInfo,
@@ -67,10 +69,7 @@ export function createServerParts(
   isRunning: () => boolean,
   owner: object,
 ): ServerParts {
-  const { defaultToolTimeoutMs } = options;
-  if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
-    throw new RangeError(`defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`);
-  }
+  checkServerArguments(owner.constructor.name, serverInfo, options);
   const logger = options.logger ?? createDefaultLogger();
   const store = options.documents ?? createDocumentStore(owner);
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');

@@ -1,13 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { ServerStateError } from '../errors.js';
-import { assertKnownOptions } from '../known-options.js';
 import { BASE_OPTION_NAMES } from './server/option-keys.js';
 import { optionKeys } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import './server/node-documents.js'; // servers made here get the file-system document store
 import type { ServerInfo } from './server/server-info.js';
-import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './transports/stdio/outgoing-limit.js';
-import { resolvePing, type PingSettings } from './transports/ping.js';
+import type { PingSettings } from './transports/ping.js';
+import { resolveStdioOptions } from './transports/stdio/stdio-options.js';
 import { openStdioConnection } from './transports/stdio/stdio-connection.js';
 
 /** Options of {@link StdioMcpServer}. */
@@ -77,25 +76,19 @@ export class StdioMcpServer extends BaseMcpServer {
   #sessionOpen = false;
 
   /**
-   * @throws InvalidOptionsError when `options` has a key {@link StdioMcpServerOptions} does not define
-   *   (a subclass with options of its own takes them out before calling `super`).
-   * @throws RangeError when `maxMessageBytes` is not a positive integer, `stdinCloseGraceMs` is negative, or a ping
-   *   interval or timeout is not a valid number of milliseconds.
+   * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }` or holds an option, when
+   *   `options` has a key {@link StdioMcpServerOptions} does not define (a subclass with options of its own
+   *   takes them out before calling `super`), or on a value of the wrong type or range (`maxMessageBytes`
+   *   not a positive integer, negative `stdinCloseGraceMs`, a ping interval or timeout that is no valid ms).
    */
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
-    assertKnownOptions('StdioMcpServer option', options, STDIO_OPTION_KEYS);
+    const resolved = resolveStdioOptions(serverInfo, options, STDIO_OPTION_KEYS);
     super(serverInfo, options);
     this.#stdin = options.stdin ?? process.stdin;
     this.#stdout = options.stdout ?? process.stdout;
-    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
-    if (!Number.isSafeInteger(this.#maxMessageBytes) || this.#maxMessageBytes <= 0) {
-      throw new RangeError(`maxMessageBytes must be a positive integer (bytes), got ${options.maxMessageBytes}`);
-    }
-    this.#stdinCloseGraceMs = options.stdinCloseGraceMs;
-    if (this.#stdinCloseGraceMs !== undefined && !(this.#stdinCloseGraceMs >= 0 && this.#stdinCloseGraceMs < 2 ** 31)) {
-      throw new RangeError(`stdinCloseGraceMs must be a number of milliseconds >= 0, got ${options.stdinCloseGraceMs}`);
-    }
-    this.#ping = resolvePing('StdioMcpServer', options);
+    this.#maxMessageBytes = resolved.maxMessageBytes;
+    this.#stdinCloseGraceMs = resolved.stdinCloseGraceMs;
+    this.#ping = resolved.ping;
   }
 
   /**

@@ -11,6 +11,10 @@ import type { Express } from 'express';
 import type { AuthorizationOptions } from '../../../auth/options.js';
 import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
+import { checkOptionValues, invalidOptionValue } from '../../../option-values.js';
+import { checkServerArguments } from '../../server/check-server-options.js';
+import type { ServerInfo } from '../../server/server-info.js';
+import { HTTP_RULES, HTTPS_RULES } from './option-rules.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../server/server-options.js';
 import { BASE_OPTION_NAMES } from '../../server/option-keys.js';
@@ -225,13 +229,11 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * `value` when it is a finite number >= 0 (> 0 unless `allowZero`).
- * @throws RangeError naming `owner` and the option otherwise.
+ * @throws InvalidOptionsError naming `owner` and the option otherwise.
  */
 export function positive(name: string, value: number, allowZero: boolean, owner = 'HttpMcpServer'): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new RangeError(
-      `${owner} option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
-    );
+    throw invalidOptionValue(`${owner} option`, name, `a ${allowZero ? 'non-negative' : 'positive'} number`, value);
   }
   return value;
 }
@@ -253,11 +255,10 @@ export function originHostname(entry: string): string {
 function resolveHttps(https: HttpsOptions): HttpsOptions {
   assertKnownOptions('HttpMcpServer https option', https, HTTPS_OPTION_KEYS);
   for (const field of ['key', 'cert'] as const) {
-    const value = https[field];
-    if (!(typeof value === 'string' || Buffer.isBuffer(value)) || value.length === 0) {
-      throw new RangeError(`HttpMcpServer option https.${field} must be PEM text or bytes (read the file first)`);
-    }
+    if (https[field] === undefined)
+      throw invalidOptionValue('HttpMcpServer option', `https.${field}`, HTTPS_RULES[field]!.expected, undefined);
   }
+  checkOptionValues('HttpMcpServer option', https, HTTPS_RULES, 'https.');
   return https;
 }
 
@@ -282,7 +283,7 @@ export type SharedEndpointOptions = Pick<
 /**
  * Applies the defaults of the options both endpoints share (`owner` names the endpoint in errors).
  * @throws InvalidOptionsError for `authorization` together with `authenticate`.
- * @throws RangeError on a negative or non-numeric size or interval, or a path without a leading `/`.
+ * @throws InvalidOptionsError on a negative or non-numeric size or interval, or a path without a leading `/`.
  */
 export function resolveSharedEndpointOptions(
   owner: string,
@@ -297,7 +298,9 @@ export function resolveSharedEndpointOptions(
     );
   }
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new RangeError(`${owner} option path must start with "/", got "${path}"`);
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw invalidOptionValue(`${owner} option`, 'path', 'a path starting with "/"', path);
+  }
   return {
     path,
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false, owner),
@@ -318,13 +321,15 @@ export function resolveSharedEndpointOptions(
 }
 
 /**
- * Applies the documented defaults.
- * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
- * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
+ * Checks the server's arguments and applies the documented defaults.
+ * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }`, when `options` (or
+ *   `options.https`) has a key the server does not know, or on an option value of the wrong type or
+ *   range (a negative size or timeout, a port that is not an integer, `https` without `key` and `cert`).
  */
-export function resolveHttpOptions(options: HttpMcpServerOptions, serverName: string): ResolvedHttpOptions {
-  assertKnownOptions('HttpMcpServer option', options, HTTP_OPTION_KEYS);
-  const shared = resolveSharedEndpointOptions('HttpMcpServer', options, serverName);
+export function resolveHttpOptions(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}): ResolvedHttpOptions {
+  checkServerArguments('HttpMcpServer', serverInfo, options, HTTP_OPTION_KEYS);
+  checkOptionValues('HttpMcpServer option', options, HTTP_RULES);
+  const shared = resolveSharedEndpointOptions('HttpMcpServer', options, serverInfo.name);
   const host = options.host ?? '127.0.0.1';
   const protect =
     options.dnsRebindingProtection ??
