@@ -4,6 +4,7 @@
  * heap ends its own process (never the server); one over the output or inflated size is stopped by the
  * converter or rejected after. A dead process is replaced by a new one on the next conversion.
  */
+import { invalidOptionValue } from '../../option-values.js';
 import { ConversionLimitError } from '../../errors.js';
 import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
 import { ConversionProcess, ConversionProcessDied } from './conversion-process.js';
@@ -46,7 +47,8 @@ export interface ConversionPoolOptions {
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw invalidOptionValue('ConversionPool option', name, 'a positive number', value);
   return value;
 }
 
@@ -76,7 +78,7 @@ export class ConversionPool {
   #running = 0;
   readonly #waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
 
-  /** @throws RangeError when a limit is not a positive number */
+  /** @throws InvalidOptionsError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
     const cores = nodeOs().availableParallelism();
     // Leave a core to the event loop: 1 process on 1-2 cores, 2 from 3 cores.

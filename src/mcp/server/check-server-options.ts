@@ -11,8 +11,8 @@ import {
   FUNCTION,
   msRule,
   numberRule,
+  invalidOptionValue,
   OBJECT,
-  STRING,
   valueRule,
   withMethods,
   type ValueRules,
@@ -25,9 +25,9 @@ const BASE_RULES: ValueRules<BaseMcpServerOptions> = {
   logger: withMethods('a logger', ['debug', 'info', 'warn', 'error', 'child']),
   documents: withMethods('a DocumentStore', ['registerFolder', 'registerDocument', 'read']),
   sessionTools: anyOf(FUNCTION, withMethods('a tool-set factory', ['create'])),
-  requestStateKey: anyOf(
-    STRING,
-    valueRule('a Uint8Array', (v) => v instanceof Uint8Array),
+  requestStateKey: valueRule(
+    'a string or Uint8Array of at least 32 bytes',
+    (v) => (typeof v === 'string' ? new TextEncoder().encode(v) : v instanceof Uint8Array ? v : []).length >= 32,
   ),
   resourcePageSize: countRule(1),
   cluster: withMethods('a cluster membership (from createCluster())', ['close']),
@@ -81,7 +81,14 @@ export function checkServerArguments(
   if (options === undefined) return;
   if (keys) assertKnownOptions(`${owner} option`, options, keys);
   const subject = `${owner} option`;
-  checkOptionValues(subject, options as BaseMcpServerOptions, BASE_RULES);
+  const { requestStateKey: key, ...rest } = options as BaseMcpServerOptions;
+  // The key itself is never put in a message.
+  if (key !== undefined && !BASE_RULES.requestStateKey!.test(key)) {
+    const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
+    const received = bytes instanceof Uint8Array ? `a key of ${bytes.length} bytes` : key;
+    throw invalidOptionValue(subject, 'requestStateKey', BASE_RULES.requestStateKey!.expected, received);
+  }
+  checkOptionValues(subject, rest, BASE_RULES);
   const { tasks } = options as BaseMcpServerOptions;
   if (tasks) {
     assertKnownOptions(`${owner} tasks option`, tasks, TASK_KEYS);
