@@ -150,6 +150,8 @@ export class DocumentStore {
   readonly #read: ReadContext;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
+  /** Files a rescan just added, by path, with their size and mtime then (see {@link #fileChanged}). */
+  readonly #added = new Map<string, string>();
 
   /**
    * @throws InvalidOptionsError when `options` has a key {@link DocumentStoreOptions} does not define, or
@@ -465,6 +467,11 @@ export class DocumentStore {
   #fileChanged(file: string): void {
     const uri = pathToFileURL(file).href;
     if (!this.#docs.has(uri)) return;
+    // A new file comes as a folder event (the rescan adds it) and as a change of the file (its
+    // writes): unless it changed again since it was added, its `list_changed` said all there is.
+    const added = this.#added.get(file);
+    this.#added.delete(file);
+    if (added !== undefined && added === statMark(file)) return;
     this.#forget(file);
     this.#emit({ type: 'updated', uri });
   }
@@ -487,6 +494,7 @@ export class DocumentStore {
       if (doc.resource.root === root && !freshUris.has(uri)) {
         this.#docs.delete(uri);
         this.#forget(doc.resource.path);
+        this.#added.delete(doc.resource.path);
         changed = true;
       }
     }
@@ -498,9 +506,16 @@ export class DocumentStore {
           continue;
         }
         this.#docs.set(doc.resource.uri, doc);
+        this.#added.set(doc.resource.path, statMark(doc.resource.path));
         changed = true;
       }
     }
     if (changed) this.#changed();
   }
+}
+
+/** A file's size and mtime, to tell whether it changed since (empty when it is gone). */
+function statMark(file: string): string {
+  const stats = statOrUndefined(file);
+  return stats ? `${stats.size}:${stats.mtimeMs}` : '';
 }
