@@ -7,7 +7,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/task-manager.js';
-import { createView, type ViewModel } from './view/view.js';
+import { createView, STATELESS_LEGACY_CAPABILITIES, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
 import type { TransportHost } from './server/transport-host.js';
 import { fanOutModelChanges } from './server/change-fanout.js';
@@ -172,6 +172,11 @@ export function createRequestView(parts: ServerParts): Server {
   return createView(parts.model).server;
 }
 
+/** A per-request view for a handshake-era client without a session: it promises no change notifications. */
+function createStatelessLegacyView(parts: ServerParts): Server {
+  return createView(parts.model, [], STATELESS_LEGACY_CAPABILITIES).server;
+}
+
 /**
  * The {@link TransportHost} of a server: its per-request views, change fan-out, the scopes its tools,
  * prompts, resources and templates require, the listed input schemas (for `Mcp-Param-*` checks) and
@@ -189,6 +194,7 @@ export function createTransportHost(
     logger: parts.logger,
     serverName: serverInfo.name,
     createRequestScopedServer,
+    createStatelessLegacyServer: () => createStatelessLegacyView(parts),
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
     inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,

@@ -60,6 +60,19 @@ export const VIEW_CAPABILITIES: ServerCapabilities = Object.freeze({
   logging: {},
 });
 
+/**
+ * Capabilities of a view answering one POST of a handshake-era client without a session
+ * (`HttpMcpServer` with `stateless`, `toFetchHandler`): no stream outlives the request, so no
+ * `list_changed` or `resources/updated` notification can reach that client, and none is promised.
+ */
+export const STATELESS_LEGACY_CAPABILITIES: ServerCapabilities = Object.freeze({
+  tools: {},
+  resources: {},
+  prompts: {},
+  completions: {},
+  logging: {},
+});
+
 /** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
 const VIEW_TASKS = Object.freeze({ legacyCapability: LEGACY_TASKS_CAPABILITY, extensionId: TASKS_EXTENSION_ID });
 
@@ -72,11 +85,12 @@ const VIEW_TASKS = Object.freeze({ legacyCapability: LEGACY_TASKS_CAPABILITY, ex
 export function createView(
   model: ViewModel,
   sessionTools: readonly Tool<never>[] = [],
+  capabilities: ServerCapabilities = VIEW_CAPABILITIES,
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
   const subscriptions = new ResourceSubscriptions();
   const server = new ViewServer(implementation, {
-    capabilities: VIEW_CAPABILITIES,
+    capabilities,
     ...(model.tasks && { tasks: VIEW_TASKS }),
     wantsResourceUpdate: (uri) => subscriptions.has(uri),
     instructions: model.instructions(),

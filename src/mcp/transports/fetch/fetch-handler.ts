@@ -74,7 +74,7 @@ export function createFetchHandler(
   const { path } = resolved;
   const modern = createModernHandler(host, resolved);
   const legacy = legacyStatelessFallback(
-    () => host.createRequestScopedServer(),
+    () => host.createStatelessLegacyServer(),
     (error) => logger.debug({ err: error }, 'MCP stateless legacy request rejected'),
     { maxRequestBodySize: resolved.maxRequestBodyBytes },
   );
