@@ -1,6 +1,7 @@
 // The argument checks every server class runs first: the server info, the options object, its keys
 // and the values of the options all servers share. Each class passes its own option keys, so a
 // misplaced or misspelled option is named with the class.
+import { InvalidOptionsError } from '../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../known-options.js';
 import {
   anyOf,
@@ -11,7 +12,7 @@ import {
   FUNCTION,
   msRule,
   numberRule,
-  invalidOptionValue,
+  describeValue,
   OBJECT,
   valueRule,
   withMethods,
@@ -85,8 +86,10 @@ export function checkServerArguments(
   // The key itself is never put in a message.
   if (key !== undefined && !BASE_RULES.requestStateKey!.test(key)) {
     const bytes = typeof key === 'string' ? new TextEncoder().encode(key) : key;
-    const received = bytes instanceof Uint8Array ? `a key of ${bytes.length} bytes` : key;
-    throw invalidOptionValue(subject, 'requestStateKey', BASE_RULES.requestStateKey!.expected, received);
+    const { expected } = BASE_RULES.requestStateKey!;
+    const received = bytes instanceof Uint8Array ? `a key of ${bytes.length} bytes` : describeValue(key);
+    const message = `${subject} requestStateKey must be ${expected}, got ${received}.`;
+    throw new InvalidOptionsError(subject, [], message, { option: 'requestStateKey', expected, received });
   }
   checkOptionValues(subject, rest, BASE_RULES);
   const { tasks } = options as BaseMcpServerOptions;
