@@ -213,3 +213,21 @@ describe('middleware and cluster options', () => {
     );
   });
 });
+
+describe('tool and prompt specs', () => {
+  it('defineTool and definePrompt refuse a spec that is not an object and fields of the wrong type', async () => {
+    const { defineTool } = await import('../../src/registry/tool.js');
+    const { definePrompt } = await import('../../src/prompts/prompt.js');
+    expect(refusal(() => defineTool(null as never)).message).toContain('defineTool argument must be a spec object');
+    expect(refusal(() => defineTool({ name: 't', execute: 'x' } as never)).message).toBe(
+      'defineTool option (tool "t") execute must be a function, got "x".',
+    );
+    expect(refusal(() => defineTool({ name: 't', annotations: 'readonly', execute: () => 'x' } as never)).option).toBe(
+      'annotations',
+    );
+    expect(refusal(() => definePrompt({ name: 'p', load: () => 'x', descripton: 'd' } as never)).message).toContain(
+      '"descripton" (did you mean "description"?)',
+    );
+    expect(refusal(() => definePrompt({ name: 'p', title: 5, load: () => 'x' } as never)).option).toBe('title');
+  });
+});
