@@ -109,7 +109,7 @@ export abstract class BaseMcpServer {
    * Adds a middleware around every MCP request the server answers, on both eras and every
    * transport (`docs/middleware.md`): registration order is execution order (the first is the
    * outermost); `scope` limits it to methods and tool names. Allowed after `start()`.
-   * @returns a function that removes it again. @throws TypeError for a non-function or an empty scope.
+   * @returns a function that removes it again. @throws InvalidOptionsError for a non-function or an empty scope.
    */
   use(middleware: Middleware, scope?: MiddlewareScope): () => void {
     return useMiddleware(this.#parts.model.pipeline, middlewareHostOf(this.#parts), middleware, scope);
