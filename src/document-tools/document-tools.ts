@@ -40,17 +40,6 @@ export interface DocumentToolsOptions {
   listPageSize?: number;
 }
 
-/**
- * The built-in document tool package, for clients that use tools but not resources:
- * - `list_documents({ cursor?, limit? })`: the registered documents (uri, name, mimeType, size), a page of
- *   `listPageSize` (default 100) at a time, with the total and a `nextCursor`;
- * - `read_document({ uri, page?, offset?, length? })`: the document's content (text, or an embedded blob
- *   resource), or one page / a window of characters of a long text;
- * - `search_documents({ query, limit? })`: full-text search over the documents' converted text, with
- *   ranked matches, snippets and PDF pages.
- * All read the live store, so documents registered later (or added to a watched folder) are included.
- * @throws InvalidOptionsError when `options.listPageSize` is below 1, another option has the wrong type, or an option is unknown
- */
 const TOOLS_OPTION_KEYS = optionKeys<DocumentToolsOptions>()([
   'searchIndex',
   'indexInBackground',
@@ -64,6 +53,17 @@ const TOOLS_OPTION_RULES: ValueRules<DocumentToolsOptions> = {
   listPageSize: numberRule({ min: 1 }),
 };
 
+/**
+ * The built-in document tool package, for clients that use tools but not resources:
+ * - `list_documents({ cursor?, limit? })`: the registered documents (uri, name, mimeType, size), a page of
+ *   `listPageSize` (default 100) at a time, with the total and a `nextCursor`;
+ * - `read_document({ uri, page?, offset?, length? })`: the document's content (text, or an embedded blob
+ *   resource), or one page / a window of characters of a long text;
+ * - `search_documents({ query, limit? })`: full-text search over the documents' converted text, with
+ *   ranked matches, snippets and PDF pages.
+ * All read the live store, so documents registered later (or added to a watched folder) are included.
+ * @throws InvalidOptionsError when `options.listPageSize` is below 1, another option has the wrong type, or an option is unknown
+ */
 export function createDocumentTools(documents: DocumentStoreView, options: DocumentToolsOptions = {}): ToolPackage {
   checkOptionsObject('createDocumentTools', options);
   assertKnownOptions('createDocumentTools option', options, TOOLS_OPTION_KEYS);
