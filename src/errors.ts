@@ -32,7 +32,7 @@ export type ToolkitErrorCode =
   | 'TASK_LIMIT'
   /** Malformed task parameters or a foreign task cursor (see {@link TaskError}). */
   | 'INVALID_ARGUMENTS'
-  /** An options object with a key its owner does not know (see {@link InvalidOptionsError}). */
+  /** An options object with a key its owner does not know, or an option value of the wrong type or range (see {@link InvalidOptionsError}). */
   | 'INVALID_OPTIONS'
   | 'MISSING_DEPENDENCY'
   | 'INVALID_OPENAPI'
@@ -256,22 +256,38 @@ export class ConversionLimitError extends DocumentReadError {
 }
 
 /**
- * Thrown by a constructor or registration call whose options object has a key it does not know,
- * such as a misspelling (`timeOutMs`) or an option of another framework (`sslCert`), so that it
- * fails at once instead of being ignored (code `INVALID_OPTIONS`). The message names each unknown
- * key, a near spelling where there is one, and the known keys.
+ * Thrown by a constructor, factory or registration call given options it cannot use (code
+ * `INVALID_OPTIONS`), so that it fails at once instead of misbehaving later:
+ * - a key it does not know, such as a misspelling (`timeOutMs`) or an option of another framework
+ *   (`sslCert`): the message names each unknown key (in `unknownKeys`), a near spelling where there is
+ *   one, and the known keys;
+ * - a value of the wrong type or out of range (`watch: 'false'`, `port: -1`): the message names the
+ *   option, what it must be and the value received, also found in `option`, `expected` and `received`
+ *   (`unknownKeys` is empty).
  */
 export class InvalidOptionsError extends ToolkitError {
+  /** The option whose value was refused, as a path (`https.key`, `extensions`); unset for unknown keys. */
+  readonly option?: string;
+  /** What the value must be, in words (`a boolean`, `an integer >= 1`). */
+  readonly expected?: string;
+  /** The refused value, described (`"false"`, `-1`, `an object`). */
+  readonly received?: string;
+
   /**
    * @param owner - what the options configure (`HttpMcpServer options`).
-   * @param unknownKeys - the keys that were not recognized.
+   * @param unknownKeys - the keys that were not recognized (empty for a refused value).
+   * @param value - for a refused value: the option, what it must be and what was received.
    */
   constructor(
     readonly owner: string,
     readonly unknownKeys: readonly string[],
     message: string,
+    value?: { option: string; expected: string; received: string },
   ) {
     super('INVALID_OPTIONS', message);
+    this.option = value?.option;
+    this.expected = value?.expected;
+    this.received = value?.received;
   }
 }
 

@@ -21,9 +21,10 @@ export function optionKeys<T>() {
  * option (`sslCert`, `timeOutMs`) fails at once instead of being ignored without a word.
  * `undefined` and non-objects pass (callers apply their own defaults and type checks).
  * @param owner - what the options configure, as the message names it (`HttpMcpServer options`).
+ * @param hint - a sentence appended to the message (where the key may belong instead).
  * @throws InvalidOptionsError naming every unknown key, a near spelling where one exists, and the known keys.
  */
-export function assertKnownOptions(owner: string, options: unknown, known: ReadonlySet<string>): void {
+export function assertKnownOptions(owner: string, options: unknown, known: ReadonlySet<string>, hint = ''): void {
   if (typeof options !== 'object' || options === null) return;
   const unknown = Object.keys(options).filter((key) => !known.has(key));
   if (unknown.length === 0) return;
@@ -34,7 +35,7 @@ export function assertKnownOptions(owner: string, options: unknown, known: Reado
   throw new InvalidOptionsError(
     owner,
     unknown,
-    `Unknown ${owner}: ${described.join(', ')}. Known: ${[...known].sort().join(', ')}.`,
+    `Unknown ${owner}: ${described.join(', ')}. Known: ${[...known].sort().join(', ')}.${hint ? ` ${hint}` : ''}`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { createDefaultLogger, type Logger } from '../logger.js';
 import type { ClusterMembership, ClusterStatus } from '../state/cluster-membership.js';
+import { invalidOptionValue } from '../option-values.js';
+import { checkClusterOptions } from './cluster-options.js';
 import { RedisChangeBus } from './redis-change-bus.js';
 import { RedisLink, type RedisClient } from './redis-link.js';
 import { RedisSessionDirectory } from './redis-session-directory.js';
@@ -60,7 +62,14 @@ const MIN_KEY_BYTES = 32;
 
 function toKey(key: Uint8Array | string): Uint8Array {
   const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
-  if (bytes.length < MIN_KEY_BYTES) throw new RangeError(`requestStateKey must be at least ${MIN_KEY_BYTES} bytes.`);
+  if (bytes.length < MIN_KEY_BYTES) {
+    throw invalidOptionValue(
+      'createCluster() option',
+      'requestStateKey',
+      `at least ${MIN_KEY_BYTES} bytes`,
+      `${bytes.length} bytes`,
+    );
+  }
   return bytes;
 }
 
@@ -87,9 +96,11 @@ function toKey(key: Uint8Array | string): Uint8Array {
  *
  * @throws ClusterUnavailableError when Redis does not answer within `connectTimeoutMs` and
  *   `onUnavailable` is `'fail'`.
- * @throws RangeError when `requestStateKey` is shorter than 32 bytes.
+ * @throws InvalidOptionsError when `requestStateKey` is shorter than 32 bytes, another option has the wrong type or
+ *   range, or an option is unknown.
  */
 export async function createCluster(options: ClusterOptions): Promise<RedisCluster> {
+  checkClusterOptions(options);
   const prefix = options.prefix ?? 'mcp-toolkit';
   const replicaId =
     options.replicaId ?? `${nodeOs().hostname()}-${process.pid}-${nodeCrypto().randomBytes(2).toString('hex')}`;

@@ -1,4 +1,14 @@
 import type { DocumentStoreView } from '../documents/document-store.js';
+import { assertKnownOptions, optionKeys } from '../known-options.js';
+import {
+  BOOLEAN,
+  checkOptionsObject,
+  checkOptionValues,
+  msRule,
+  numberRule,
+  withMethods,
+  type ValueRules,
+} from '../option-values.js';
 import { DocumentSearchIndex } from '../documents/search-index.js';
 import { ToolPackage } from '../registry/tool-package.js';
 import { createListDocumentsTool, DEFAULT_LIST_PAGE_SIZE } from './list-documents-tool.js';
@@ -30,6 +40,19 @@ export interface DocumentToolsOptions {
   listPageSize?: number;
 }
 
+const TOOLS_OPTION_KEYS = optionKeys<DocumentToolsOptions>()([
+  'searchIndex',
+  'indexInBackground',
+  'searchWaitMs',
+  'listPageSize',
+]);
+const TOOLS_OPTION_RULES: ValueRules<DocumentToolsOptions> = {
+  searchIndex: withMethods('a DocumentSearchIndex', ['search']),
+  indexInBackground: BOOLEAN,
+  searchWaitMs: msRule(true),
+  listPageSize: numberRule({ min: 1 }),
+};
+
 /**
  * The built-in document tool package, for clients that use tools but not resources:
  * - `list_documents({ cursor?, limit? })`: the registered documents (uri, name, mimeType, size), a page of
@@ -39,11 +62,13 @@ export interface DocumentToolsOptions {
  * - `search_documents({ query, limit? })`: full-text search over the documents' converted text, with
  *   ranked matches, snippets and PDF pages.
  * All read the live store, so documents registered later (or added to a watched folder) are included.
- * @throws RangeError when `options.listPageSize` is below 1
+ * @throws InvalidOptionsError when `options.listPageSize` is below 1, another option has the wrong type, or an option is unknown
  */
 export function createDocumentTools(documents: DocumentStoreView, options: DocumentToolsOptions = {}): ToolPackage {
+  checkOptionsObject('createDocumentTools', options);
+  assertKnownOptions('createDocumentTools option', options, TOOLS_OPTION_KEYS);
+  checkOptionValues('createDocumentTools option', options, TOOLS_OPTION_RULES);
   const pageSize = Math.floor(options.listPageSize ?? DEFAULT_LIST_PAGE_SIZE);
-  if (!(pageSize >= 1)) throw new RangeError(`listPageSize must be at least 1, got ${options.listPageSize}`);
   const listDocuments = createListDocumentsTool(documents, pageSize);
   const background = options.indexInBackground === true && options.searchIndex === undefined;
   const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents, { background });

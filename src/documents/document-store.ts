@@ -2,7 +2,7 @@
  * The registry of documents exposed as MCP resources: registration (files, folders), listing,
  * lazy reads through converters, change events and optional watching.
  */
-import { assertKnownOptions, optionKeys } from '../known-options.js';
+import { checkDocumentStoreOptions, documentConfig } from './document-options.js';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ConverterRegistry, createDefaultConverters } from '../converters/index.js';
@@ -11,12 +11,7 @@ import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
 import { normalizeUri } from '../resources/uri-normalization.js';
 import { ContentCache } from './content-cache.js';
 import { ConversionFailures } from './conversion-failures.js';
-import {
-  FILE_DOCUMENT_CONFIG_KEYS,
-  FOLDER_DOCUMENT_CONFIG_KEYS,
-  type FileDocumentConfig,
-  type FolderDocumentConfig,
-} from './document-config.js';
+import type { FileDocumentConfig, FolderDocumentConfig } from './document-config.js';
 import { makeStoredDocument } from './document-entry.js';
 import { readDocument, type ReadContext } from './document-reader.js';
 import type {
@@ -124,21 +119,6 @@ export interface DocumentStoreOptions {
   conversionThreads?: number;
 }
 
-const STORE_OPTION_KEYS = optionKeys<DocumentStoreOptions>()([
-  'converters',
-  'maxFileSizeBytes',
-  'cacheMaxBytes',
-  'watch',
-  'watchDebounceMs',
-  'watchMaxWaitMs',
-  'maxReadChars',
-  'conversionTimeoutMs',
-  'conversionHeapMb',
-  'maxOutputChars',
-  'maxInflatedBytes',
-  'conversionThreads',
-]);
-
 /** A folder registration kept for rescans. */
 interface FolderRegistration {
   config: FolderDocumentConfig;
@@ -170,17 +150,18 @@ export class DocumentStore {
   readonly #read: ReadContext;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
+  /** Files a rescan just added, by path, with their size and mtime then (see {@link #fileChanged}). */
+  readonly #added = new Map<string, string>();
 
   /**
-   * @throws InvalidOptionsError when `options` has a key {@link DocumentStoreOptions} does not define.
-   * @throws RangeError when a limit is not a positive number.
+   * @throws InvalidOptionsError when `options` has a key {@link DocumentStoreOptions} does not define, or
+   *   a value of the wrong type or range (a limit that is not a positive number, a non-boolean `watch`).
    */
   constructor(options: DocumentStoreOptions = {}) {
-    assertKnownOptions('DocumentStore option', options, STORE_OPTION_KEYS);
+    checkDocumentStoreOptions(options);
     this.converters = options.converters ?? createDefaultConverters();
     this.maxFileSizeBytes = options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES;
     this.maxReadChars = Math.floor(options.maxReadChars ?? DEFAULT_MAX_READ_CHARS);
-    if (!(this.maxReadChars >= 1)) throw new RangeError(`maxReadChars must be at least 1, got ${options.maxReadChars}`);
     this.conversions = new ConversionPool({
       threads: options.conversionThreads,
       timeoutMs: options.conversionTimeoutMs,
@@ -212,11 +193,10 @@ export class DocumentStore {
    * Registers one file. Name defaults to the basename. Re-registering the same path replaces the entry.
    * Emits one `list_changed`.
    * @throws InvalidPathError `NOT_A_FILE` when the path is missing or not a regular file (directories included)
-   * @throws InvalidOptionsError when the config has a key {@link FileDocumentConfig} does not define
+   * @throws InvalidOptionsError when the config has a key {@link FileDocumentConfig} does not define or a value of the wrong type
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
-    const config = typeof pathOrConfig === 'string' ? { path: pathOrConfig } : pathOrConfig;
-    assertKnownOptions('registerDocument option', config, FILE_DOCUMENT_CONFIG_KEYS);
+    const config = documentConfig('registerDocument', pathOrConfig);
     const absolute = path.resolve(String(config.path ?? ''));
     const stats = config.path ? statOrUndefined(absolute) : undefined;
     if (!stats?.isFile()) {
@@ -246,11 +226,11 @@ export class DocumentStore {
    * Registers every matching file under a folder (recursive), each named by its path relative to the folder.
    * Returns the registered entries (sorted by name). Emits one `list_changed` for the batch, none when nothing matched.
    * @throws InvalidPathError `NOT_A_DIRECTORY` when the path is missing or not a directory
-   * @throws InvalidOptionsError when the config has a key {@link FolderDocumentConfig} does not define
+   * @throws InvalidOptionsError when the config has a key {@link FolderDocumentConfig} does not define, or a value of the
+   *   wrong type or range (`extensions: 'md'` instead of `['md']`, a negative `maxFileSizeBytes`)
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {
-    const config = typeof pathOrConfig === 'string' ? { path: pathOrConfig } : pathOrConfig;
-    assertKnownOptions('registerFolder option', config, FOLDER_DOCUMENT_CONFIG_KEYS);
+    const config = documentConfig('registerFolder', pathOrConfig);
     const root = path.resolve(String(config.path ?? ''));
     const stats = config.path ? statOrUndefined(root) : undefined;
     if (!stats?.isDirectory()) {
@@ -487,6 +467,11 @@ export class DocumentStore {
   #fileChanged(file: string): void {
     const uri = pathToFileURL(file).href;
     if (!this.#docs.has(uri)) return;
+    // A new file comes as a folder event (the rescan adds it) and as a change of the file (its
+    // writes): unless it changed again since it was added, its `list_changed` said all there is.
+    const added = this.#added.get(file);
+    this.#added.delete(file);
+    if (added !== undefined && added === statMark(file)) return;
     this.#forget(file);
     this.#emit({ type: 'updated', uri });
   }
@@ -509,6 +494,7 @@ export class DocumentStore {
       if (doc.resource.root === root && !freshUris.has(uri)) {
         this.#docs.delete(uri);
         this.#forget(doc.resource.path);
+        this.#added.delete(doc.resource.path);
         changed = true;
       }
     }
@@ -520,9 +506,16 @@ export class DocumentStore {
           continue;
         }
         this.#docs.set(doc.resource.uri, doc);
+        this.#added.set(doc.resource.path, statMark(doc.resource.path));
         changed = true;
       }
     }
     if (changed) this.#changed();
   }
+}
+
+/** A file's size and mtime, to tell whether it changed since (empty when it is gone). */
+function statMark(file: string): string {
+  const stats = statOrUndefined(file);
+  return stats ? `${stats.size}:${stats.mtimeMs}` : '';
 }

@@ -1,6 +1,6 @@
 import { ServerStateError, UnsupportedFeatureError } from '../errors.js';
-import { assertKnownOptions } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
+import { checkServerArguments } from './server/check-server-options.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
 import type { ServerInfo } from './server/server-info.js';
 import { offerNoDocuments } from './server/document-support.js';
@@ -31,11 +31,12 @@ export class FetchMcpServer extends BaseMcpServer {
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
    * @param options - the base server options (`logger`, `toolState`, `tasks`, ...; `documents` is not usable here).
-   * @throws InvalidOptionsError for an option `BaseMcpServerOptions` does not define.
+   * @throws InvalidOptionsError for server info that is not `{ name, version, ... }`, an option
+   *   `BaseMcpServerOptions` does not define, or an option value of the wrong type or range.
    * @throws UnsupportedFeatureError for the `documents` option.
    */
   constructor(serverInfo: ServerInfo, options: BaseMcpServerOptions = {}) {
-    assertKnownOptions('FetchMcpServer option', options, BASE_OPTION_KEYS);
+    checkServerArguments('FetchMcpServer', serverInfo, options, BASE_OPTION_KEYS);
     if (options.documents) {
       throw new UnsupportedFeatureError(
         'documents',
@@ -74,8 +75,8 @@ offerNoDocuments(FetchMcpServer); // also where the root (with Node's document s
  * With a {@link FetchMcpServer} the first request starts the server, and its `stop()` closes the
  * handler. Any other `BaseMcpServer` (say an `HttpMcpServer` on Node) is served as it is; call
  * `handler.close()` when done.
- * @throws InvalidOptionsError for an unknown option, or `authorization` with `authenticate`.
- * @throws RangeError on a bad size, interval or path.
+ * @throws InvalidOptionsError for options that are not an object, an unknown option, `authorization` with
+ *   `authenticate`, or a value of the wrong type or range (a bad size, interval, path or host list).
  * @throws TypeError when `server` is not an mcp-toolkit server.
  */
 export function toFetchHandler(server: BaseMcpServer, options: FetchHandlerOptions = {}): FetchHandler {

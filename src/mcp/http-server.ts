@@ -5,7 +5,8 @@ import { BaseMcpServer } from './mcp-server.js';
 import './server/node-documents.js'; // servers made here get the file-system document store
 import type { ServerInfo } from './server/server-info.js';
 import type { HttpServerAddress } from './transports/http/endpoint.js';
-import { resolveHttpOptions, type HttpMcpServerOptions } from './transports/http/options.js';
+import { checkServerArguments } from './server/check-server-options.js';
+import { HTTP_OPTION_KEYS, resolveHttpOptions, type HttpMcpServerOptions } from './transports/http/options.js';
 import { createHttpServing, type HttpServing } from './transports/http/serve-http.js';
 import type { HttpSessionInfo } from './transports/http/session-map.js';
 
@@ -35,11 +36,13 @@ export class HttpMcpServer extends BaseMcpServer {
   /**
    * @param serverInfo - `{ name, version }` sent to clients.
    * @param options - see {@link HttpMcpServerOptions} (all optional).
-   * @throws InvalidOptionsError when `options` has a key {@link HttpMcpServerOptions} does not define
-   *   (a subclass with options of its own takes them out before calling `super`).
-   * @throws RangeError on an invalid option value (negative size or timeout, path without `/`, `https` without key and cert).
+   * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }` or holds an option, when
+   *   `options` has a key {@link HttpMcpServerOptions} does not define (a subclass with options of its own
+   *   takes them out before calling `super`), or on an option value of the wrong type or range (negative
+   *   size or timeout, path without `/`, `https` without key and cert).
    */
   constructor(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}) {
+    checkServerArguments('HttpMcpServer', serverInfo, options, HTTP_OPTION_KEYS);
     const resolved = resolveHttpOptions(options, serverInfo.name);
     super(serverInfo, options);
     this.#serving = createHttpServing(this, resolved, options, 'HttpMcpServer.start()');

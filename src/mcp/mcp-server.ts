@@ -74,7 +74,7 @@ export abstract class BaseMcpServer {
   readonly #parts: ServerParts;
   readonly #documents: DocumentRegistrar;
 
-  /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields, sent to clients. */
+  /** @param serverInfo - `{ name, version }` plus optional MCP implementation fields. @throws InvalidOptionsError for bad info or options. */
   constructor(
     protected readonly serverInfo: ServerInfo,
     options: BaseMcpServerOptions = {},
@@ -102,7 +102,7 @@ export abstract class BaseMcpServer {
    * Adds a middleware around every MCP request the server answers, on both eras and every
    * transport (`docs/middleware.md`): registration order is execution order (the first is the
    * outermost); `scope` limits it to methods and tool names. Allowed after `start()`.
-   * @returns a function that removes it again. @throws TypeError for a non-function or an empty scope.
+   * @returns a function that removes it again. @throws InvalidOptionsError for a non-function or an empty scope.
    */
   use(middleware: Middleware, scope?: MiddlewareScope): () => void {
     return useMiddleware(this.#parts.model.pipeline, middlewareHostOf(this.#parts), middleware, scope);

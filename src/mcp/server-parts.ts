@@ -8,7 +8,7 @@ import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/engine/task-manager.js';
 import { viewTasks } from '../tasks/wire/task-handlers.js';
-import { createView, type ViewModel } from './view/view.js';
+import { createView, STATELESS_LEGACY_CAPABILITIES, type ViewModel } from './view/view.js';
 import { ViewTools } from './view/view-tools.js';
 import { setTransportHost, type TransportHost } from './server/transport-host.js';
 import { Lifecycle, setServerLifecycle } from './server/server-lifecycle.js';
@@ -17,6 +17,7 @@ import { fanOutModelChanges } from './server/change-fanout.js';
 import { ClusterLink } from './server/cluster-link.js';
 import { requiredScopesOf } from './server/required-scopes.js';
 import { createDocumentStore, type DocumentBackend } from './server/document-support.js';
+import { checkServerArguments } from './server/check-server-options.js';
 import { LiveViews } from './server/live-views.js';
 import { attachObserver } from './server/observer.js';
 import { requestStateCodec } from './server/request-state.js';
@@ -64,6 +65,7 @@ export interface ServerParts {
  * change fan-out), the cluster link and the lifecycle.
  * @param owner - the `BaseMcpServer` the parts belong to (its pipeline, lifecycle and transport host are
  *   registered for `serverPipeline`, `serverLifecycleOf` and `transportHostOf`).
+ * @throws InvalidOptionsError for unusable server info or a shared option of the wrong type or range.
  */
 export function createServerParts(
   serverInfo: ServerInfo,
@@ -71,10 +73,7 @@ export function createServerParts(
   { registry, prompts, resources }: ServerRegistries,
   owner: object,
 ): ServerParts {
-  const { defaultToolTimeoutMs } = options;
-  if (defaultToolTimeoutMs !== undefined && !(defaultToolTimeoutMs > 0 && defaultToolTimeoutMs < 2 ** 31)) {
-    throw new RangeError(`defaultToolTimeoutMs must be a positive number of milliseconds, got ${defaultToolTimeoutMs}`);
-  }
+  checkServerArguments(owner.constructor.name, serverInfo, options);
   const logger = options.logger ?? createDefaultLogger();
   const store = options.documents ?? createDocumentStore(owner);
   const onError = (error: unknown) => logger.warn({ err: error }, 'MCP view error');
@@ -195,6 +194,11 @@ function createRequestView(parts: ServerParts): Server {
   return createView(parts.model).server;
 }
 
+/** A per-request view for a handshake-era client without a session: it promises no change notifications. */
+function createStatelessLegacyView(parts: ServerParts): Server {
+  return createView(parts.model, [], undefined, STATELESS_LEGACY_CAPABILITIES).server;
+}
+
 /**
  * The {@link TransportHost} of a server: its per-request views, change fan-out, the scopes its tools,
  * prompts, resources and templates require, the listed input schemas (for `Mcp-Param-*` checks) and
@@ -208,6 +212,7 @@ function createTransportHost(parts: ServerParts, serverInfo: ServerInfo): Transp
     serverName: serverInfo.name,
     calls: parts.views.calls,
     createRequestScopedServer: () => createRequestView(parts),
+    createStatelessLegacyServer: () => createStatelessLegacyView(parts),
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
     mayRead: (uri, auth) => mayRead({ resources, documents: parts.store }, uri, auth),

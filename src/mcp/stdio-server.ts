@@ -1,4 +1,5 @@
-import { assertKnownOptions, optionKeys } from '../known-options.js';
+import { optionKeys } from '../known-options.js';
+import { checkServerArguments } from './server/check-server-options.js';
 import { BASE_OPTION_NAMES } from './server/option-keys.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import './server/node-documents.js'; // servers made here get the file-system document store
@@ -30,15 +31,16 @@ export class StdioMcpServer extends BaseMcpServer {
   #serving?: StdioServing;
 
   /**
-   * @throws InvalidOptionsError when `options` has a key {@link StdioMcpServerOptions} does not define
-   *   (a subclass with options of its own takes them out before calling `super`).
-   * @throws RangeError when `maxMessageBytes` is not a positive integer, `stdinCloseGraceMs` is negative, or a ping
-   *   interval or timeout is not a valid number of milliseconds.
+   * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }` or holds an option, when
+   *   `options` has a key {@link StdioMcpServerOptions} does not define (a subclass with options of its own
+   *   takes them out before calling `super`), or on a value of the wrong type or range (`maxMessageBytes`
+   *   not a positive integer, negative `stdinCloseGraceMs`, a ping interval or timeout that is no valid ms).
    */
   constructor(serverInfo: ServerInfo, options: StdioMcpServerOptions = {}) {
-    assertKnownOptions('StdioMcpServer option', options, STDIO_OPTION_KEYS);
+    checkServerArguments('StdioMcpServer', serverInfo, options, STDIO_OPTION_KEYS);
+    const settings = resolveStdioOptions('StdioMcpServer', options);
     super(serverInfo, options);
-    this.#settings = resolveStdioOptions('StdioMcpServer', options);
+    this.#settings = settings;
   }
 
   /**

@@ -2,6 +2,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Logger } from '../logger.js';
 import type { Middleware, MiddlewareContext } from '../mcp/pipeline/middleware.js';
 import { principalKey } from './client-key.js';
+import { checkAuditLogOptions } from './middleware-options.js';
 
 /** One request as {@link auditLog} records it. */
 export interface AuditEntry {
@@ -44,8 +45,10 @@ function firstText(result: Record<string, unknown>): string | undefined {
  * or a logger. Register it first (outermost) so that it sees what the others refuse.
  * @example
  * server.use(auditLog({ onEntry: (entry) => auditStore.append(entry) }));
+ * @throws InvalidOptionsError for an option of the wrong type or an unknown option.
  */
 export function auditLog(options: AuditLogOptions = {}): Middleware {
+  checkAuditLogOptions(options);
   let entries = options.logger; // where entries are logged
   let warnings = options.logger;
   const record = (entry: AuditEntry) => {

@@ -2,6 +2,7 @@ import type * as OtelApi from '@opentelemetry/api';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { requireOptional } from '../lazy-module.js';
 import type { Middleware, MiddlewareContext, MiddlewareResult } from '../mcp/pipeline/middleware.js';
+import { checkOpenTelemetryOptions } from './middleware-options.js';
 
 /** Options of {@link openTelemetry}; by default the app's global OTel providers and propagator. */
 export interface OpenTelemetryOptions {
@@ -66,8 +67,10 @@ function errorType(error: unknown): string {
  * and `error.type`.
  *
  * @throws MissingDependencyError when `@opentelemetry/api` is not installed (`npm install @opentelemetry/api`).
+ * @throws InvalidOptionsError for an option of the wrong type or an unknown option.
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Middleware {
+  checkOpenTelemetryOptions(options);
   const api = requireOptional<typeof OtelApi>('@opentelemetry/api', 'openTelemetry() (mcp-toolkit/middleware)');
   const scope = options.scopeName ?? 'mcp-toolkit';
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(scope);

@@ -2,6 +2,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { RateLimitedError } from '../errors.js';
 import type { Middleware, MiddlewareContext, MiddlewareHost } from '../mcp/pipeline/middleware.js';
 import { clientKey, clusterRedisClient, type ClientKeyKind } from './client-key.js';
+import { checkRateLimitOptions } from './middleware-options.js';
 
 /** A budget: `points` requests per `durationMs`. */
 export interface RateLimitBudget {
@@ -33,14 +34,6 @@ export interface RateLimitOptions extends RateLimitBudget {
   readonly keyPrefix?: string;
 }
 
-function checkBudget(budget: RateLimitBudget, what: string): void {
-  if (!(Number.isInteger(budget.points) && budget.points > 0)) {
-    throw new RangeError(`${what}: points must be a positive integer, got ${budget.points}.`);
-  }
-  if (!(budget.durationMs >= 1000))
-    throw new RangeError(`${what}: durationMs must be at least 1000, got ${budget.durationMs}.`);
-}
-
 function describe(budget: RateLimitBudget): string {
   const seconds = Math.ceil(budget.durationMs / 1000);
   return `${budget.points} per ${seconds} s`;
@@ -60,11 +53,11 @@ function describe(budget: RateLimitBudget): string {
  * server.use(rateLimit({ points: 10, durationMs: 60_000, tools: { search: { points: 2, durationMs: 1000 } } }), {
  *   methods: ['tools/call'],
  * });
- * @throws RangeError for a budget that is not a positive integer of points per at least one second.
+ * @throws InvalidOptionsError for a budget that is not a positive integer of points per at least one second,
+ *   another option of the wrong type, or an unknown option.
  */
 export function rateLimit(options: RateLimitOptions): Middleware {
-  checkBudget(options, 'rateLimit()');
-  for (const [name, budget] of Object.entries(options.tools ?? {})) checkBudget(budget, `rateLimit() tool "${name}"`);
+  checkRateLimitOptions(options);
   const by = options.by ?? 'principal';
   const perTool = options.perTool ?? true;
   const keyPrefix = options.keyPrefix ?? 'mcp-toolkit:rate';

@@ -7,6 +7,7 @@ import type {
   MiddlewareResult,
 } from '../mcp/pipeline/middleware.js';
 import { principalKey } from './client-key.js';
+import { checkResponseCacheOptions } from './middleware-options.js';
 
 /** Options of {@link responseCache}. */
 export interface ResponseCacheOptions {
@@ -44,14 +45,13 @@ function cacheParams(params: unknown): unknown {
  * registered, removed or toggled on any replica, a prompt, resource or document), so clients told
  * of a change never read the old list and a disabled tool is refused, not answered from the cache.
  *
- * @throws RangeError when `ttlMs` or `maxEntries` is not positive.
+ * @throws InvalidOptionsError when `ttlMs` or `maxEntries` is not positive, another option has the wrong type,
+ *   or an option is unknown.
  */
 export function responseCache(options: ResponseCacheOptions = {}): Middleware {
+  checkResponseCacheOptions(options);
   const ttl = options.ttlMs ?? 60_000;
   const max = options.maxEntries ?? 1000;
-  if (!(ttl > 0)) throw new RangeError(`responseCache(): ttlMs must be positive, got ${ttl}.`);
-  if (!(Number.isInteger(max) && max > 0))
-    throw new RangeError(`responseCache(): maxEntries must be a positive integer, got ${max}.`);
   const methods = new Set<string>(options.methods ?? DEFAULT_METHODS);
   const cache = new LRUCache<string, MiddlewareResult>({ max, ttl });
   let host: MiddlewareHost | undefined;

@@ -1,4 +1,5 @@
 import type { Icon, Prompt as WirePrompt, StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { checkPromptSpec } from './prompt-values.js';
 import { InvalidPromptError } from '../errors.js';
 import { accessRuleOf, type AccessRule } from '../registry/access-rule.js';
 import type { ToolContext } from '../registry/tool-context.js';
@@ -129,11 +130,14 @@ class FunctionPrompt<Args> extends Prompt<Args> {
  * });
  * ```
  * @throws InvalidPromptError as the {@link Prompt} constructor does, or when `load` is missing.
+ * @throws InvalidOptionsError when the spec is not an object, has a key {@link PromptSpec} does not define,
+ *   or a field of the wrong type.
  */
 export function definePrompt<S extends StandardSchemaV1>(
   spec: Omit<PromptSpec<StandardSchemaV1.InferOutput<S>>, 'arguments'> & { arguments: S },
 ): Prompt<StandardSchemaV1.InferOutput<S>>;
 export function definePrompt<Args = Record<string, string>>(spec: PromptSpec<NoInfer<Args>>): Prompt<Args>;
 export function definePrompt<Args>(spec: PromptSpec<Args>): Prompt<Args> {
+  checkPromptSpec(spec);
   return new FunctionPrompt(spec);
 }

@@ -1,4 +1,5 @@
-import { assertKnownOptions, optionKeys } from '../known-options.js';
+import { optionKeys } from '../known-options.js';
+import { checkSpec, TOOL_SPEC_RULES } from './definition-values.js';
 import type { AuthInfo, CallToolResult, Icon, StandardSchemaV1, ToolAnnotations } from '@modelcontextprotocol/server';
 import { InvalidToolError } from '../errors.js';
 import { accessRuleOf } from './access-rule.js';
@@ -224,7 +225,8 @@ class FunctionTool<Args> extends Tool<Args> {
  * });
  * ```
  * @throws InvalidToolError as the {@link Tool} constructor does.
- * @throws InvalidOptionsError when the spec has a key that {@link ToolSpec} does not define (e.g. `timeOutMs`).
+ * @throws InvalidOptionsError when the spec is not an object, has a key that {@link ToolSpec} does not define
+ *   (e.g. `timeOutMs`), or a field of the wrong type (`execute` not a function, `annotations` not an object).
  */
 export function defineTool<I extends StandardSchemaV1, O extends ToolSchema | undefined = ToolSchema | undefined>(
   spec: Omit<TypedToolSpec<StandardSchemaV1.InferOutput<I>, O>, 'inputSchema'> & { inputSchema: I },
@@ -233,6 +235,6 @@ export function defineTool<Args = Record<string, unknown>, O extends ToolSchema 
   spec: TypedToolSpec<NoInfer<Args>, O>,
 ): Tool<Args>;
 export function defineTool<Args>(spec: ToolSpec<Args>): Tool<Args> {
-  assertKnownOptions(`defineTool option (tool "${String(spec?.name)}")`, spec, TOOL_SPEC_KEYS);
+  checkSpec('defineTool', spec, TOOL_SPEC_KEYS, TOOL_SPEC_RULES);
   return new FunctionTool(spec);
 }

@@ -157,8 +157,8 @@ describe('server.use() over the in-memory transport', () => {
     await client.callTool({ name: 'who', arguments: {} });
     await client.listResources();
     expect(seen).toEqual(['list tools/list', 'tools/call add']);
-    expect(() => server.use((_c, next) => next(), { tools: [] })).toThrow(TypeError);
-    expect(() => server.use('nope' as never)).toThrow(TypeError);
+    expect(() => server.use((_c, next) => next(), { tools: [] })).toThrow(/scope tools must be a non-empty array/);
+    expect(() => server.use('nope' as never)).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 
   it('keeps methods outside every scope on the direct path (the cached tools/list result as it is)', () => {

@@ -107,8 +107,12 @@ describe('rateLimit()', () => {
   });
 
   it('rejects budgets that cannot work', () => {
-    expect(() => rateLimit({ points: 0, durationMs: 1000 })).toThrow(RangeError);
-    expect(() => rateLimit({ points: 1, durationMs: 10 })).toThrow(RangeError);
+    expect(() => rateLimit({ points: 0, durationMs: 1000 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
+    expect(() => rateLimit({ points: 1, durationMs: 10 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });
 

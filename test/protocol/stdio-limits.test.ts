@@ -46,7 +46,7 @@ describe('stdio message limit default', () => {
   });
 
   it('rejects a non-positive limit', () => {
-    expect(() => new RawStdio({ maxMessageBytes: 0 })).toThrow(RangeError);
+    expect(() => new RawStdio({ maxMessageBytes: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_OPTIONS' }));
   });
 });
 

@@ -61,7 +61,9 @@ describe('llm-chat tools get the controls of toolkit tools', () => {
   });
 
   it('refuses a defaultToolTimeoutMs that is not a positive number', () => {
-    expect(() => new InMemoryServer(undefined, { defaultToolTimeoutMs: -1 })).toThrow(RangeError);
+    expect(() => new InMemoryServer(undefined, { defaultToolTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTIONS' }),
+    );
   });
 });
 

@@ -4,7 +4,7 @@
  * heap ends its own process (never the server); one over the output or inflated size is stopped by the
  * converter or rejected after. A dead process is replaced by a new one on the next conversion.
  */
-import { ConversionLimitError } from '../../errors.js';
+import { ConversionLimitError, InvalidOptionsError } from '../../errors.js';
 import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
 import { ConversionProcess, ConversionProcessDied } from './conversion-process.js';
 import type { ConversionReply, ConversionTask } from './conversion-worker.js';
@@ -44,9 +44,18 @@ export interface ConversionPoolOptions {
   idleTimeoutMs?: number;
 }
 
+// Not through option-values.ts: this module is in the chunk the conversion processes load (scripts/bundle.mjs).
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    const received = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    const message = `ConversionPool option ${name} must be a positive number, got ${received}.`;
+    throw new InvalidOptionsError('ConversionPool option', [], message, {
+      option: name,
+      expected: 'a positive number',
+      received,
+    });
+  }
   return value;
 }
 
@@ -76,7 +85,7 @@ export class ConversionPool {
   #running = 0;
   readonly #waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
 
-  /** @throws RangeError when a limit is not a positive number */
+  /** @throws InvalidOptionsError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
     const cores = nodeOs().availableParallelism();
     // Leave a core to the event loop: 1 process on 1-2 cores, 2 from 3 cores.

@@ -7,6 +7,7 @@ import type {
   SubscribeRequestParams,
   UnsubscribeRequestParams,
 } from '@modelcontextprotocol/server';
+import { invalidOptionValue } from '../../option-values.js';
 import type { Logger } from '../../logger.js';
 import type { PipelineContext, PipelineStage, RequestPipeline } from './request-pipeline.js';
 
@@ -167,7 +168,7 @@ function scopedStage(middleware: Middleware, scope: MiddlewareScope | undefined)
  * Adds `middleware` to `pipeline` (the work of `server.use()`): calls its `setup(host)` once, and
  * runs it for the requests `scope` admits.
  * @returns a function that removes it (for requests that start afterwards).
- * @throws TypeError when `middleware` is not a function, or `scope` names no method or tool.
+ * @throws InvalidOptionsError when `middleware` is not a function, or `scope` names no method or tool.
  */
 export function useMiddleware(
   pipeline: RequestPipeline,
@@ -176,12 +177,16 @@ export function useMiddleware(
   scope?: MiddlewareScope,
 ): () => void {
   if (typeof middleware !== 'function') {
-    throw new TypeError(
-      `server.use() expects a middleware function (context, next) => result, got ${typeof middleware}.`,
+    throw invalidOptionValue(
+      'server.use()',
+      'middleware',
+      'a middleware function (context, next) => result',
+      middleware,
     );
   }
   if (scope && (scope.methods?.length === 0 || scope.tools?.length === 0)) {
-    throw new TypeError('server.use() scope: `methods` and `tools` must name at least one entry when given.');
+    const empty = scope.methods?.length === 0 ? 'methods' : 'tools';
+    throw invalidOptionValue('server.use() scope', empty, 'a non-empty array when given', []);
   }
   middleware.setup?.(hostOf(parts));
   const { stage, methods } = scopedStage(middleware, scope);

@@ -17,6 +17,11 @@ export interface TransportHost {
   readonly calls: InFlightCalls;
   /** A per-request view (2026-07-28, stateless legacy): untracked; changes reach it through a sink. */
   createRequestScopedServer(): Server;
+  /**
+   * A per-request view for a handshake-era client without a session (stateless legacy): it declares
+   * no `listChanged` / `subscribe`, since no notification can reach that client.
+   */
+  createStatelessLegacyServer(): Server;
   /** Adds a modern handler's notifier to the change fan-out; returns its remover. */
   addSink(sink: ChangeSink): () => void;
   /** The scopes a request for `method` naming an item in `params` needs (the item's `requiredScopes`). */

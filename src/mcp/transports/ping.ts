@@ -1,4 +1,5 @@
 import { ProtocolError, type Server } from '@modelcontextprotocol/server';
+import { checkValue, msRule } from '../../option-values.js';
 
 /** When to ping a client and how long it may take to answer (both ms). */
 export interface PingSettings {
@@ -56,21 +57,18 @@ function errorText(error: unknown): string {
 
 /**
  * The ping settings of a server's options, or undefined when pinging is off.
- * @throws RangeError on a negative, non-numeric or too large interval or timeout.
+ * @throws InvalidOptionsError on a negative, non-numeric or too large interval or timeout.
  */
 export function resolvePing(
   owner: string,
   options: { pingIntervalMs?: number; pingTimeoutMs?: number },
 ): PingSettings | undefined {
-  const check = (name: string, value: number, allowZero: boolean) => {
-    if (!(Number.isFinite(value) && value < 2 ** 31 && (allowZero ? value >= 0 : value > 0))) {
-      throw new RangeError(
-        `${owner} option ${name} must be a number of milliseconds${allowZero ? ' >= 0' : ' > 0'}, got ${value}`,
-      );
-    }
-    return value;
-  };
-  const intervalMs = check('pingIntervalMs', options.pingIntervalMs ?? 0, true);
-  const timeoutMs = check('pingTimeoutMs', options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS, false);
+  const intervalMs = checkValue(`${owner} option`, 'pingIntervalMs', options.pingIntervalMs ?? 0, msRule(true));
+  const timeoutMs = checkValue(
+    `${owner} option`,
+    'pingTimeoutMs',
+    options.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS,
+    msRule(false),
+  );
   return intervalMs > 0 ? { intervalMs, timeoutMs } : undefined;
 }

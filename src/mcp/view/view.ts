@@ -70,6 +70,20 @@ export interface ViewTasks {
 }
 
 /**
+ * Capabilities of a view answering one POST of a handshake-era client without a session
+ * (`HttpMcpServer` with `stateless`, `toFetchHandler`): no stream outlives the request, so no
+ * `list_changed` or `resources/updated` notification can reach that client, and none is promised.
+ */
+export const STATELESS_LEGACY_CAPABILITIES: ServerCapabilities = Object.freeze({
+  tools: {},
+  resources: {},
+  prompts: {},
+  completions: {},
+  logging: {},
+});
+
+
+/**
  * Materializes one SDK server (a *view*) from the model. The view holds no copy of
  * the tools or documents: its handlers read the shared model on each request, so a
  * view costs the same whether 1 or 1,000 tools are registered, and every change to
@@ -84,11 +98,12 @@ export function createView(
   model: ViewModel,
   sessionTools: readonly Tool<never>[] = [],
   sessionAuth?: AuthInfo,
+  capabilities: ServerCapabilities = VIEW_CAPABILITIES,
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
   const subscriptions = new ResourceSubscriptions();
   const server = new ViewServer(implementation, {
-    capabilities: VIEW_CAPABILITIES,
+    capabilities,
     ...(model.tasks && { tasks: model.tasks.capability }),
     wantsResourceUpdate: (uri, modern) =>
       modern

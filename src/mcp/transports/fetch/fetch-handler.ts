@@ -62,7 +62,7 @@ function withAccept(request: Request, accept: string): Request {
  * fallback (a fresh view per POST, `Accept` checked per RFC 9110, 406; GET and DELETE 405).
  * @param beforeRequest - awaited before each request is served (a lazy `start()`); a `ServerStateError` it
  *   throws (the server was stopped) is answered 503.
- * @throws InvalidOptionsError / RangeError on bad options (see `resolveFetchOptions`).
+ * @throws InvalidOptionsError on bad options (see `resolveFetchOptions`).
  */
 export function createFetchHandler(
   host: TransportHost,
@@ -74,7 +74,7 @@ export function createFetchHandler(
   const { path } = resolved;
   const modern = createModernHandler(host, resolved);
   const legacy = legacyStatelessFallback(
-    () => host.createRequestScopedServer(),
+    () => host.createStatelessLegacyServer(),
     (error) => logger.debug({ err: error }, 'MCP stateless legacy request rejected'),
     { maxRequestBodySize: resolved.maxRequestBodyBytes },
   );

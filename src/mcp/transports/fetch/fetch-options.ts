@@ -1,6 +1,8 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { AuthorizationOptions } from '../../../auth/options.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
+import { checkOptionsObject, checkOptionValues, invalidOptionValue } from '../../../option-values.js';
+import { SHARED_ENDPOINT_RULES } from '../http/option-rules.js';
 import { originHostname, resolveSharedEndpointOptions, type SharedEndpointOptions } from '../http/options.js';
 
 /** Authenticates one web request: the auth info, or `undefined`/`null`/a throw for 401 (see `docs/runtimes.md`). */
@@ -65,16 +67,25 @@ export interface ResolvedFetchOptions extends SharedEndpointOptions {
 
 /**
  * Applies the documented defaults.
- * @throws InvalidOptionsError for an unknown key, or `authorization` together with `authenticate`.
- * @throws RangeError on a negative or non-numeric size or interval, or a path without a leading `/`.
+ * @throws InvalidOptionsError when `options` is not an object, for an unknown key, `authorization` together
+ *   with `authenticate`, or a value of the wrong type or range (a negative or non-numeric size or interval,
+ *   a path without a leading `/`, a host list that is not an array of strings).
  */
 export function resolveFetchOptions(options: FetchHandlerOptions, serverName: string): ResolvedFetchOptions {
+  checkOptionsObject('toFetchHandler', options);
   assertKnownOptions('toFetchHandler option', options, FETCH_OPTION_KEYS);
+  checkOptionValues('toFetchHandler option', options, SHARED_ENDPOINT_RULES);
   const shared = resolveSharedEndpointOptions('toFetchHandler', options, serverName);
   const protect =
     options.dnsRebindingProtection ?? (options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
   if (protect && !options.allowedHosts && !options.allowedOrigins) {
-    throw new RangeError('toFetchHandler option dnsRebindingProtection needs allowedHosts and/or allowedOrigins');
+    throw invalidOptionValue(
+      'toFetchHandler option',
+      'dnsRebindingProtection',
+      'false or left out when neither allowedHosts nor allowedOrigins is given',
+      true,
+      'Pass allowedHosts and/or allowedOrigins (the hostnames this handler is served on).',
+    );
   }
   return {
     ...shared,

@@ -149,7 +149,7 @@ export class HttpEndpoint {
     const modern = this.#modern.handler;
     const legacy = options.stateless
       ? createStatelessLeg(
-          () => this.#host.createRequestScopedServer(),
+          () => this.#host.createStatelessLegacyServer(),
           bridge,
           options.maxRequestBodyBytes,
           (error) => logger.debug({ err: error }, 'MCP stateless legacy request rejected'),

@@ -11,6 +11,8 @@ import type { Express } from 'express';
 import type { AuthorizationOptions } from '../../../auth/options.js';
 import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
+import { checkOptionValues, invalidOptionValue } from '../../../option-values.js';
+import { HTTP_RULES, HTTPS_RULES } from './option-rules.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../server/server-options.js';
 import { BASE_OPTION_NAMES } from '../../server/option-keys.js';
@@ -183,7 +185,7 @@ const HTTP_SERVE_OPTION_NAMES = [
 const HTTP_SERVE_OPTION_KEYS = optionKeys<HttpServeOptions>()(HTTP_SERVE_OPTION_NAMES);
 
 /** Every key of {@link HttpMcpServerOptions}. */
-const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([...BASE_OPTION_NAMES, ...HTTP_SERVE_OPTION_NAMES]);
+export const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([...BASE_OPTION_NAMES, ...HTTP_SERVE_OPTION_NAMES]);
 
 /** Every key of {@link HttpsOptions}. */
 const HTTPS_OPTION_KEYS = optionKeys<HttpsOptions>()([
@@ -233,13 +235,11 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * `value` when it is a finite number >= 0 (> 0 unless `allowZero`).
- * @throws RangeError naming `owner` and the option otherwise.
+ * @throws InvalidOptionsError naming `owner` and the option otherwise.
  */
 export function positive(name: string, value: number, allowZero: boolean, owner = 'HttpMcpServer'): number {
   if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new RangeError(
-      `${owner} option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
-    );
+    throw invalidOptionValue(`${owner} option`, name, `a ${allowZero ? 'non-negative' : 'positive'} number`, value);
   }
   return value;
 }
@@ -261,11 +261,10 @@ export function originHostname(entry: string): string {
 function resolveHttps(https: HttpsOptions, owner: string): HttpsOptions {
   assertKnownOptions(`${owner} https option`, https, HTTPS_OPTION_KEYS);
   for (const field of ['key', 'cert'] as const) {
-    const value = https[field];
-    if (!(typeof value === 'string' || Buffer.isBuffer(value)) || value.length === 0) {
-      throw new RangeError(`${owner} option https.${field} must be PEM text or bytes (read the file first)`);
-    }
+    if (https[field] === undefined)
+      throw invalidOptionValue(`${owner} option`, `https.${field}`, HTTPS_RULES[field]!.expected, undefined);
   }
+  checkOptionValues(`${owner} option`, https, HTTPS_RULES, 'https.');
   return https;
 }
 
@@ -290,7 +289,7 @@ export type SharedEndpointOptions = Pick<
 /**
  * Applies the defaults of the options both endpoints share (`owner` names the endpoint in errors).
  * @throws InvalidOptionsError for `authorization` together with `authenticate`.
- * @throws RangeError on a negative or non-numeric size or interval, or a path without a leading `/`.
+ * @throws InvalidOptionsError on a negative or non-numeric size or interval, or a path without a leading `/`.
  */
 export function resolveSharedEndpointOptions(
   owner: string,
@@ -305,7 +304,9 @@ export function resolveSharedEndpointOptions(
     );
   }
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new RangeError(`${owner} option path must start with "/", got "${path}"`);
+  if (typeof path !== 'string' || !path.startsWith('/')) {
+    throw invalidOptionValue(`${owner} option`, 'path', 'a path starting with "/"', path);
+  }
   return {
     path,
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false, owner),
@@ -329,7 +330,8 @@ export function resolveSharedEndpointOptions(
  * Applies the documented defaults.
  * @param owner - names the options in errors: `HttpMcpServer` (base and HTTP keys known) or `serveHttp` (HTTP keys only).
  * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
- * @throws RangeError on a negative or non-numeric size, timeout or port, or `https` without `key` and `cert`.
+ * @throws InvalidOptionsError on an option value of the wrong type or range (a negative size or timeout, a port
+ *   that is not an integer, `https` without `key` and `cert`).
  */
 export function resolveHttpOptions(
   options: HttpMcpServerOptions,
@@ -337,6 +339,7 @@ export function resolveHttpOptions(
   owner: 'HttpMcpServer' | 'serveHttp' = 'HttpMcpServer',
 ): ResolvedHttpOptions {
   assertKnownOptions(`${owner} option`, options, owner === 'serveHttp' ? HTTP_SERVE_OPTION_KEYS : HTTP_OPTION_KEYS);
+  checkOptionValues(`${owner} option`, options, HTTP_RULES);
   const shared = resolveSharedEndpointOptions(owner, options, serverName);
   const host = options.host ?? '127.0.0.1';
   const protect =

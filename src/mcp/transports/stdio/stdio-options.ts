@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { optionKeys } from '../../../known-options.js';
+import { checkOptionValues, countRule, msRule, withMethods, type ValueRules } from '../../../option-values.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import { DEFAULT_STDIO_MAX_MESSAGE_BYTES } from './outgoing-limit.js';
 
@@ -49,6 +50,13 @@ export const STDIO_SERVE_OPTION_NAMES = [
 /** Every key of {@link StdioServeOptions}. */
 export const STDIO_SERVE_OPTION_KEYS = optionKeys<StdioServeOptions>()(STDIO_SERVE_OPTION_NAMES);
 
+const STDIO_RULES: ValueRules<StdioServeOptions> = {
+  stdin: withMethods('a readable stream', ['on', 'pause']),
+  stdout: withMethods('a writable stream', ['write']),
+  maxMessageBytes: countRule(1, 'bytes'),
+  stdinCloseGraceMs: msRule(true),
+};
+
 /** The stdio options with their defaults. */
 export interface StdioSettings {
   readonly stdin: Readable;
@@ -61,18 +69,14 @@ export interface StdioSettings {
 /**
  * Applies the defaults (`process.stdin` / `process.stdout`, 8 MiB lines, no pings).
  * @param owner - names the transport in ping option errors (`StdioMcpServer`, `serveStdio`).
- * @throws RangeError when `maxMessageBytes` is not a positive integer, `stdinCloseGraceMs` is negative, or a ping
- *   interval or timeout is not a valid number of milliseconds.
+ * @throws InvalidOptionsError for an option value of the wrong type or range (`maxMessageBytes` not a positive
+ *   integer, a negative `stdinCloseGraceMs`, a ping interval or timeout that is no valid number of ms, streams
+ *   without the stream methods).
  */
 export function resolveStdioOptions(owner: string, options: StdioServeOptions): StdioSettings {
+  checkOptionValues(`${owner} option`, options, STDIO_RULES);
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_STDIO_MAX_MESSAGE_BYTES;
-  if (!Number.isSafeInteger(maxMessageBytes) || maxMessageBytes <= 0) {
-    throw new RangeError(`maxMessageBytes must be a positive integer (bytes), got ${options.maxMessageBytes}`);
-  }
   const { stdinCloseGraceMs } = options;
-  if (stdinCloseGraceMs !== undefined && !(stdinCloseGraceMs >= 0 && stdinCloseGraceMs < 2 ** 31)) {
-    throw new RangeError(`stdinCloseGraceMs must be a number of milliseconds >= 0, got ${options.stdinCloseGraceMs}`);
-  }
   return {
     stdin: options.stdin ?? process.stdin,
     stdout: options.stdout ?? process.stdout,
