@@ -82,7 +82,6 @@ export const STATELESS_LEGACY_CAPABILITIES: ServerCapabilities = Object.freeze({
   logging: {},
 });
 
-
 /**
  * Materializes one SDK server (a *view*) from the model. The view holds no copy of
  * the tools or documents: its handlers read the shared model on each request, so a
