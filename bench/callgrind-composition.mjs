@@ -71,10 +71,14 @@ if (args[0] === '--run') {
   const self = fileURLToPath(import.meta.url);
   const instructions = (mode, calls) => {
     const out = `${tmpdir()}/callgrind-composition-${mode}-${calls}-${process.pid}.out`;
-    execFileSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, 'node', self, '--run', mode, `${calls}`], {
-      stdio: 'ignore',
-      timeout: 600_000,
-    });
+    execFileSync(
+      'valgrind',
+      ['--tool=callgrind', `--callgrind-out-file=${out}`, 'node', self, '--run', mode, `${calls}`],
+      {
+        stdio: 'ignore',
+        timeout: 600_000,
+      },
+    );
     const total = Number(readFileSync(out, 'utf8').match(/^totals: (\d+)/m)?.[1]);
     rmSync(out, { force: true });
     return total;

@@ -30,7 +30,9 @@ const only = option('--only')?.toUpperCase().split(',') ?? WORKLOADS;
 const rounds = Number(option('--rounds') ?? (quick ? 2 : 3));
 const baselineDist = baselineDir && path.resolve(baselineDir, 'dist');
 if (!baselineDist || !existsSync(path.join(baselineDist, 'index.js'))) {
-  process.stderr.write('usage: node bench/compare.mjs --baseline <built checkout> [--quick] [--only W1,W2] [--rounds N]\n');
+  process.stderr.write(
+    'usage: node bench/compare.mjs --baseline <built checkout> [--quick] [--only W1,W2] [--rounds N]\n',
+  );
   process.exit(2);
 }
 const RUN = fileURLToPath(new URL('./run.mjs', import.meta.url));
@@ -44,7 +46,11 @@ function runOnce(id, dist, round) {
   if (dist) env.MCP_TOOLKIT_DIST = dist;
   else delete env.MCP_TOOLKIT_DIST;
   const runArgs = [RUN, '--only', id, '--rounds', '1', '--no-write', '--json', json, ...(quick ? ['--quick'] : [])];
-  const child = spawnSync(process.execPath, runArgs, { env, stdio: ['ignore', 'ignore', 'inherit'], timeout: 20 * 60_000 });
+  const child = spawnSync(process.execPath, runArgs, {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 20 * 60_000,
+  });
   if (child.status !== 0) throw new Error(`${id} (${dist ?? 'this tree'}) exited with ${child.status ?? child.signal}`);
   return JSON.parse(readFileSync(json, 'utf8'))[0]?.headline ?? [];
 }
