@@ -4,7 +4,8 @@
 //
 //   npm run bench                 full run (about 15 min)
 //   npm run bench -- --quick      quick run (under 5 min)
-//   npm run bench -- --only W1,W4 some workloads   --rounds N   --no-write
+//   npm run bench -- --only W1,W4 some workloads   --rounds N   --no-write   --json <file> (headline figures)
+//   node bench/compare.mjs --baseline <checkout> [--quick] [--only W2]   this tree against another build
 //
 // Prints one markdown table per workload and writes bench/RESULTS.md.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -112,6 +113,10 @@ const report = [
     '',
   ]),
 ].join('\n');
+if (option('--json')) {
+  const headlines = results.map(({ id, rounds, headline = [] }) => ({ id, rounds, headline }));
+  writeFileSync(option('--json'), JSON.stringify(headlines));
+}
 if (!flag('--no-write') && !only) {
   writeFileSync(`${root}/bench/RESULTS.md`, report);
   log('wrote bench/RESULTS.md');

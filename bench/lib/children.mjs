@@ -29,7 +29,13 @@ export function cpuSeconds(pid) {
  */
 export function startChild(system, transport, config = {}, { hardTimeoutMs = 120_000 } = {}) {
   const child = fork(CHILD, [system, transport, JSON.stringify({ ...config, hardTimeoutMs })], {
-    execArgv: ['--expose-gc'],
+    // BENCH_SERVER_CPU_PROF=<dir>: each server child writes a V8 CPU profile there when it stops.
+    execArgv: [
+      '--expose-gc',
+      ...(process.env.BENCH_SERVER_CPU_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_CPU_PROF}`]
+        : []),
+    ],
     stdio: transport === 'stdio' ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   live.add(child);

@@ -17,6 +17,8 @@ const config = JSON.parse(configJson);
 const guard = globalThis.setTimeout(() => process.exit(124), config.hardTimeoutMs ?? 120_000);
 guard.unref();
 process.on('disconnect', () => process.exit(0));
+// A profiled child (BENCH_SERVER_CPU_PROF) exits normally on SIGTERM, so that V8 writes its profile.
+if (process.execArgv.includes('--cpu-prof')) process.on('SIGTERM', () => process.exit(0));
 
 async function heapAfterGc() {
   for (let i = 0; i < 4; i += 1) {

@@ -1,7 +1,9 @@
 // mcp-toolkit: HttpMcpServer (both eras on one endpoint) and StdioMcpServer.
-import { defineTool, HttpMcpServer, StdioMcpServer } from '../../dist/index.js';
-import { createCluster } from '../../dist/public/cluster.js';
+import { distUrl } from '../lib/dist.mjs';
 import { DESCRIPTION, echo, schema, toolName } from './tools.mjs';
+
+const { defineTool, HttpMcpServer, StdioMcpServer } = await import(distUrl('index.js'));
+const { createCluster } = await import(distUrl('public/cluster.js'));
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 

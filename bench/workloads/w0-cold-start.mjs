@@ -5,12 +5,13 @@
 // `server/discover` (clients such as the Vercel AI SDK give it about 1 s before falling back).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { distUrl } from '../lib/dist.mjs';
 import { cpuSeconds } from '../lib/children.mjs';
 import { median, num, ratio, rotate, table } from '../lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const cold = (name) => fileURLToPath(new URL(`../servers/cold/${name}.mjs`, import.meta.url));
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(distUrl('cli/main.js'));
 const DOCS = fileURLToPath(new URL('../../docs', import.meta.url));
 
 const SYSTEMS = {
@@ -107,6 +108,10 @@ export async function run({ quick, rounds, log }) {
   const cli = med('ours (CLI serve --stdio docs/)', 'initialize');
   return {
     id: 'W0',
+    headline: [
+      { metric: 'library initialize ms', value: lib, better: 'lower' },
+      { metric: 'CLI initialize ms', value: cli, better: 'lower' },
+    ],
     title: 'W0 cold start (stdio)',
     markdown:
       `Spawn -> first response, median of ${runs} interleaved spawns per system (one tool)\n\n` +

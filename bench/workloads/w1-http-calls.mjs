@@ -98,6 +98,10 @@ export async function run({ quick, rounds, log }) {
   const fast = med('legacy:fastmcp', 'cpuPer1k');
   return {
     id: 'W1',
+    headline: [
+      { metric: 'legacy server CPU-s / 1k calls', value: ours, better: 'lower' },
+      { metric: '2026 server CPU-s / 1k calls', value: med('modern:ours', 'cpuPer1k'), better: 'lower' },
+    ],
     title: 'W1 HTTP tools/call',
     markdown: sections.join('\n\n'),
     targets: [

@@ -61,6 +61,10 @@ export async function run({ quick, rounds, log }) {
   const raw = med('raw-v2', 'callsPerSecond');
   return {
     id: 'W2',
+    headline: [
+      { metric: 'calls/s', value: ours, better: 'higher' },
+      { metric: 'server CPU-s / 1k calls', value: med('ours', 'cpuPer1k'), better: 'lower' },
+    ],
     title: 'W2 stdio tools/call',
     markdown:
       `One client, sequential calls (2025-11-25 handshake), ${sizes.calls} measured calls per run\n\n` +

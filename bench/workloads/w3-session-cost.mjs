@@ -127,6 +127,10 @@ export async function run({ quick, rounds, log }) {
   });
   return {
     id: 'W3',
+    headline: [
+      { metric: 'sessions/s (1 tool)', value: oursRate, better: 'higher' },
+      { metric: 'heap KB / session (1 tool)', value: med('1:ours', 'heapKb'), better: 'lower' },
+    ],
     title: 'W3 session cost',
     markdown:
       `Idle 2025-11-25 sessions (initialize + initialized, ${CONCURRENCY} at a time, never deleted); heap and RSS are (after - before) / sessions, both after forced GCs in the server process\n\n` +

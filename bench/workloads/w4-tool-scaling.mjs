@@ -103,6 +103,11 @@ export async function run({ quick, rounds, log }) {
   const modernCall = [med('1:ours', 'modernCall'), med('1000:ours', 'modernCall')];
   return {
     id: 'W4',
+    headline: [
+      { metric: 'tools/list ms (1000 tools)', value: list1000, better: 'lower' },
+      { metric: 'server CPU ms / list (1000 tools)', value: med('1000:ours', 'listCpu'), better: 'lower' },
+      { metric: '2026 tools/call ms (1 tool)', value: modernCall[0], better: 'lower' },
+    ],
     title: 'W4 tool-count scaling',
     markdown:
       `p50 in ms, sequential requests from one client (${n.sessions} session creations, ${n.lists} lists, ${n.calls} calls per run); ` +

@@ -58,6 +58,7 @@ export async function run({ quick, rounds, log }) {
   const worst = (key, field) => Math.min(...results[key].map((r) => r[field]));
   const sections = [];
   const targets = [];
+  const headline = [];
   for (const shape of shapes) {
     const ref = `${shape.key}:raw-v2`;
     const rows = SYSTEMS.map((system) => {
@@ -92,6 +93,7 @@ export async function run({ quick, rounds, log }) {
         ),
     );
     const ours = med(`${shape.key}:ours`, 'lastMs');
+    headline.push({ metric: `all notified ms (${shape.key})`, value: ours, better: 'lower' });
     const raw = med(ref, 'lastMs');
     const clients = results[`${shape.key}:ours`][0].clients;
     targets.push({
@@ -117,6 +119,7 @@ export async function run({ quick, rounds, log }) {
   }
   return {
     id: 'W5',
+    headline,
     title: 'W5 toggle fan-out',
     markdown:
       "One toggle (disable `echo`); times from the toggle command to each client's " +

@@ -108,6 +108,10 @@ export async function run({ quick, rounds, log }) {
   const [inlineGap = NaN, pooledGap = NaN] = rowCellsMs(scale, /longest event-loop gap/);
   return {
     id: 'W6',
+    headline: [
+      { metric: 'registerFolder ms', value: register, better: 'lower' },
+      { metric: 'resources/list paging ms', value: listing.paging, better: 'lower' },
+    ],
     title: 'W6 documents',
     markdown:
       `From \`bench/documents-scale.mjs\` (${FILES.toLocaleString('en-US')} small files; in-process DocumentStore):\n\n${scale}\n\n` +

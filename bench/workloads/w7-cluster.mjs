@@ -114,6 +114,10 @@ export async function run({ quick, rounds, log }) {
   ]);
   return {
     id: 'W7',
+    headline: [
+      { metric: 'cluster fan-out all notified ms', value: cluster, better: 'lower' },
+      { metric: 'tools/call CPU-s / 1k with cluster', value: cpuOn, better: 'lower' },
+    ],
     title: 'W7 cluster: toggle fan-out across replicas, tools/call CPU with the cluster option',
     markdown:
       `One toggle on replica 1 with ${PER_REPLICA.legacy} legacy sessions (GET stream) + ${PER_REPLICA.modern} ` +

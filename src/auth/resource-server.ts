@@ -1,6 +1,6 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { AuthenticationError } from '../errors.js';
-import { bearerChallenge } from './challenges.js';
+import { bearerChallenge, type BearerChallenge } from './challenges.js';
 import { resolveAuthorization, type AuthorizationOptions, type ResolvedAuthorization } from './options.js';
 import { authInfoOf, missingScopes } from './principal.js';
 import { metadataUrlOf, protectedResourceMetadata } from './protected-resource.js';
@@ -60,26 +60,30 @@ export class ResourceServer {
     resource: string,
     requiredScopes: readonly string[] = this.options.requiredScopes,
   ): Promise<AuthInfo> {
-    const resourceMetadata = metadataUrlOf(resource);
-    const scopes = requiredScopes.length > 0 ? requiredScopes : this.options.scopesSupported;
-    if (request.url && new URL(request.url, 'http://x').searchParams.has('access_token')) {
+    // Built only for a refusal: an accepted request pays no URL parsing for its challenge.
+    const challenge = (refusal?: Pick<BearerChallenge, 'error' | 'description'>) =>
+      bearerChallenge({
+        resourceMetadata: metadataUrlOf(resource),
+        scopes: requiredScopes.length > 0 ? requiredScopes : this.options.scopesSupported,
+        ...refusal,
+      });
+    // Without a '?' there is no query string to look into.
+    if (request.url?.includes('?') && new URL(request.url, 'http://x').searchParams.has('access_token')) {
       throw new AuthenticationError(
         'Unauthorized: access tokens in the query string are refused; send an Authorization header',
-        {
-          challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_request' }),
-        },
+        { challenge: challenge({ error: 'invalid_request' }) },
       );
     }
     const header = request.authorization;
     if (!header) {
       throw new AuthenticationError('Unauthorized: this server needs an OAuth access token', {
-        challenge: bearerChallenge({ resourceMetadata, scopes }),
+        challenge: challenge(),
       });
     }
     const token = BEARER.exec(header)?.[1];
     if (!token) {
       throw new AuthenticationError('Unauthorized: send "Authorization: Bearer <access token>"', {
-        challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_request' }),
+        challenge: challenge({ error: 'invalid_request' }),
       });
     }
     let claims: Record<string, unknown>;
@@ -89,7 +93,7 @@ export class ResourceServer {
       if (!(error instanceof TokenRefusal)) throw error;
       throw new AuthenticationError(error.message, {
         cause: error,
-        challenge: bearerChallenge({ resourceMetadata, scopes, error: 'invalid_token', description: error.message }),
+        challenge: challenge({ error: 'invalid_token', description: error.message }),
       });
     }
     const auth = authInfoOf(token, claims, resource);
