@@ -1,12 +1,17 @@
 import { ServerStateError, UnsupportedFeatureError } from '../errors.js';
+import { EventEmitter } from 'eventemitter3';
 import { assertKnownOptions } from '../known-options.js';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
 import type { ServerInfo } from './server/server-info.js';
 import { offerNoDocuments } from './server/document-support.js';
+import { installEventEmitter } from './server/server-events.js';
 import { transportHostOf } from './server/transport-host.js';
 import { createFetchHandler, type FetchHandler } from './transports/fetch/fetch-handler.js';
 import type { FetchHandlerOptions } from './transports/fetch/fetch-options.js';
+
+// Workers may lack node:events; eventemitter3 has Node's EventEmitter API without it.
+installEventEmitter(EventEmitter);
 
 /** The handlers made from each FetchMcpServer, closed by its `stop()`. */
 const handlersOf = new WeakMap<FetchMcpServer, Set<FetchHandler>>();
