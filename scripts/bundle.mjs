@@ -50,14 +50,35 @@ await build({
 });
 const inFetchGraph = (id) => fetchGraph.has(id) && !/[\\/]src[\\/]public[\\/]/.test(id);
 
+/** What `import 'mcp-toolkit'` reaches statically: the only code the root entry should load. */
+const ROOT_ENTRY = 'src/index.ts';
+const rootGraph = new Set();
+await build({
+  cwd: root,
+  input: ROOT_ENTRY,
+  platform: 'node',
+  external,
+  logLevel: 'silent',
+  write: false,
+  plugins: [{ name: 'root-graph', moduleParsed: (info) => void rootGraph.add(info.id) }],
+});
+const inRootGraph = (id) => rootGraph.has(id);
+const isShared = (id) =>
+  /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/.test(
+    id,
+  );
+
 /**
- * Four shared chunks instead of one per combination of importing entries: each file costs the ESM
+ * Six shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `base` (errors, lazy loading, bytes) and `convert` (converters) are what the conversion processes share
- * with the server, so a conversion process does not load the whole toolkit; `web` is what the fetch entry
- * reaches (no `node:` imports, see above); everything else the entries share is `toolkit`.
+ * with the server, so a conversion process does not load the whole toolkit. The root entry loads `web`
+ * (what both it and the fetch entry reach: no `node:` imports, see above) and `toolkit` (the rest of what
+ * it reaches statically), and nothing else: what only other entries reach is in `fetch` (the fetch
+ * handler, with negotiator) or `extras` (admin, cluster, the CLI's transports...), so the code a
+ * one-tool stdio server compiles at start is what it can run.
  * The built-in middleware (`src/middleware/`, only `mcp-toolkit/middleware` imports it) stays in that
- * entry, so the root never loads `rate-limiter-flexible` or `lru-cache`.
+ * entry, so the root never loads `rate-limiter-flexible`.
  * The subpath entries (`src/public/`) stay out of them; the code they re-export is in the chunks (the
  * CLI loads admin and cluster code lazily, and a chunk of their own would put rolldown's runtime
  * helpers in one more file for every entry). Nothing the root loads imports an optional peer
@@ -65,19 +86,18 @@ const inFetchGraph = (id) => fetchGraph.has(id) && !/[\\/]src[\\/]public[\\/]/.t
  * The worker's own module stays in its entry: its top level redirects stdout, which must never run
  * in a server process.
  */
+const BASE = /[\\/]src[\\/](errors|lazy-module|bytes)\.ts$/;
 const CHUNK_GROUPS = [
-  { name: 'base', test: /[\\/]src[\\/](errors|lazy-module|bytes)\.ts$/, priority: 4 },
+  { name: 'base', test: BASE, priority: 4 },
   {
     name: 'convert',
     test: /[\\/]src[\\/]converters[\\/](?!pool[\\/]conversion-worker)/,
     priority: 3,
   },
-  { name: 'web', test: inFetchGraph, priority: 2 },
-  {
-    name: 'toolkit',
-    test: /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/,
-    priority: 1,
-  },
+  { name: 'web', test: (id) => inFetchGraph(id) && inRootGraph(id), priority: 2 },
+  { name: 'fetch', test: inFetchGraph, priority: 2 },
+  { name: 'toolkit', test: (id) => isShared(id) && inRootGraph(id), priority: 1 },
+  { name: 'extras', test: isShared, priority: 1 },
 ];
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });

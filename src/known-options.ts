@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from './errors.js';
-import { distance } from 'fastest-levenshtein';
+import leven from 'leven';
 
 /**
  * The keys of an options type `T`, checked by the compiler against `T` both ways: a key that
@@ -44,7 +44,7 @@ function nearestKey(key: string, known: ReadonlySet<string>): string | undefined
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
-    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    const d = leven(key.toLowerCase(), candidate.toLowerCase(), { maxDistance: bestDistance });
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;

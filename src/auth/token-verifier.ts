@@ -1,6 +1,6 @@
 import type * as Jose from 'jose';
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { AuthenticationError } from '../errors.js';
 import { FETCH_TIMEOUT_MS, IssuerDiscovery } from './discovery.js';
 import type { ResolvedAuthorization } from './options.js';
@@ -59,7 +59,7 @@ export class TokenVerifier {
    * signature check again: at most {@link VERIFIED_JWT_TTL_MS} and never past the token's `exp`; a
    * key the issuer drops stops being trusted for cached tokens within that time too.
    */
-  readonly #verified = new LRUCache<string, JWTPayload>({ max: VERIFIED_JWT_MAX, ttlAutopurge: false });
+  #verified?: LRUCache<string, JWTPayload>;
   readonly #discovery: IssuerDiscovery;
   #jwks?: Promise<ReturnType<typeof createRemoteJWKSet>>;
 
@@ -75,9 +75,11 @@ export class TokenVerifier {
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
     if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
-    const cached = this.#verified.get(`${audience}\n${token}`);
+    const cached = this.#verified?.get(`${audience}\n${token}`);
     if (cached !== undefined) return cached;
     const lib = await loadJose();
+    // lru-cache loads with jose, on the first token: a server without authorization never loads either.
+    this.#verified ??= new (await import('lru-cache')).LRUCache({ max: VERIFIED_JWT_MAX, ttlAutopurge: false });
     if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
     if (this.#options.introspection) return this.#introspect(token, audience);
     throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
@@ -96,7 +98,7 @@ export class TokenVerifier {
       });
       const untilExpiry = ((payload.exp as number) + this.#options.clockToleranceSec) * 1000 - Date.now();
       const ttl = Math.floor(Math.min(VERIFIED_JWT_TTL_MS, untilExpiry));
-      if (ttl > 0) this.#verified.set(`${audience}\n${token}`, payload, { ttl });
+      if (ttl > 0) this.#verified?.set(`${audience}\n${token}`, payload, { ttl });
       return payload;
     } catch (error) {
       if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {

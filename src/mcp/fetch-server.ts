@@ -1,13 +1,18 @@
 import { ServerStateError, UnsupportedFeatureError } from '../errors.js';
+import { EventEmitter } from 'eventemitter3';
 import { BaseMcpServer, type BaseMcpServerOptions } from './mcp-server.js';
 import { checkServerArguments } from './server/check-server-options.js';
 import { BASE_OPTION_KEYS } from './server/option-keys.js';
 import type { ServerInfo } from './server/server-info.js';
 import { offerNoDocuments } from './server/document-support.js';
 import { serverLifecycleOf } from './server/server-lifecycle.js';
+import { installEventEmitter } from './server/server-events.js';
 import { transportHostOf } from './server/transport-host.js';
 import { createFetchHandler, type FetchHandler } from './transports/fetch/fetch-handler.js';
 import type { FetchHandlerOptions } from './transports/fetch/fetch-options.js';
+
+// Workers may lack node:events; eventemitter3 has Node's EventEmitter API without it.
+installEventEmitter(EventEmitter);
 
 /**
  * A server for web-standard runtimes (Bun, Deno, Cloudflare Workers, or Node behind `@hono/node-server`),

@@ -1,4 +1,4 @@
-import { EventEmitter } from 'eventemitter3';
+import type { EventEmitter } from 'eventemitter3';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { DocumentResource } from '../../documents/document-store.js';
 import type { ToolStateError } from '../../errors.js';
@@ -94,23 +94,103 @@ export interface ServerEventMap {
   resourceRead: [{ uri: string; ok: boolean; durationMs: number; error?: unknown; sessionId?: string }];
 }
 
+type Emitter = EventEmitter<ServerEventMap>;
+type EmitterClass = new () => Emitter;
+let installedEmitter: EmitterClass | undefined;
+
+/**
+ * Sets the emitter class of servers made on a runtime without Node's `node:events` (the fetch entry installs
+ * `eventemitter3`, whose API is Node's). Elsewhere Node's own `EventEmitter` is used: it is loaded with
+ * Node itself, while a CommonJS package would start Node's CommonJS loader in every ESM server (bench W0).
+ */
+export function installEventEmitter(emitterClass: EmitterClass): void {
+  installedEmitter ??= emitterClass;
+}
+
+function createEmitter(): Emitter {
+  const getBuiltin = (globalThis as { process?: Partial<NodeJS.Process> }).process?.getBuiltinModule;
+  const NodeEmitter = installedEmitter ? undefined : (getBuiltin?.('node:events') as typeof import('node:events'));
+  const emitter = installedEmitter ? new installedEmitter() : NodeEmitter && new NodeEmitter.EventEmitter();
+  if (!emitter) throw new Error('ServerEvents needs an EventEmitter: node:events or installEventEmitter().');
+  // Node warns past 10 listeners of one event; apps may add many (one per settings tab, per metric).
+  (emitter as { setMaxListeners?: (n: number) => void }).setMaxListeners?.(0);
+  return emitter as unknown as Emitter;
+}
+
+type Listener<K extends keyof ServerEventMap> = (...args: ServerEventMap[K]) => void;
+
 /**
  * The server's typed event emitter (`server.events.on('toolToggled', ...)`), so an app can
  * log, meter and persist its disabled set. Listeners run synchronously; a throwing
  * listener is reported to the server's logger and never breaks a request.
- * The emitter is `eventemitter3` (Node's `EventEmitter` API without `node:events`, so the server also
- * runs on workerd): `on`, `once`, `off`, `addListener`, `removeListener`, `removeAllListeners`,
- * `listeners`, `listenerCount`, `eventNames`, and it works with `events.once()` / `events.on()`.
+ * Node's `EventEmitter` API (Node's own emitter on Node, Bun and Deno; `eventemitter3` where the fetch
+ * entry runs without `node:events`): `on`, `once`, `off`, `addListener`, `removeListener`,
+ * `removeAllListeners`, `listeners`, `listenerCount`, `eventNames`, `emit`, and it works with
+ * `events.once()` / `events.on()` of `node:events`.
  */
-export class ServerEvents extends EventEmitter<ServerEventMap> {
-  constructor(private readonly onListenerError: (error: unknown) => void) {
-    super();
+export class ServerEvents {
+  readonly #emitter: Emitter = createEmitter();
+
+  constructor(private readonly onListenerError: (error: unknown) => void) {}
+
+  /** Adds `listener` for `event`; returns this. */
+  on<K extends keyof ServerEventMap>(event: K, listener: Listener<K>): this {
+    this.#emitter.on(event, listener);
+    return this;
+  }
+
+  /** Same as {@link on}. */
+  addListener<K extends keyof ServerEventMap>(event: K, listener: Listener<K>): this {
+    return this.on(event, listener);
+  }
+
+  /** Adds `listener` for the next `event` only; returns this. */
+  once<K extends keyof ServerEventMap>(event: K, listener: Listener<K>): this {
+    this.#emitter.once(event, listener);
+    return this;
+  }
+
+  /** Removes `listener` from `event`; returns this. */
+  off<K extends keyof ServerEventMap>(event: K, listener: Listener<K>): this {
+    this.#emitter.off(event, listener);
+    return this;
+  }
+
+  /** Same as {@link off}. */
+  removeListener<K extends keyof ServerEventMap>(event: K, listener: Listener<K>): this {
+    return this.off(event, listener);
+  }
+
+  /** Removes every listener of `event`, or of every event without one; returns this. */
+  removeAllListeners(event?: keyof ServerEventMap): this {
+    this.#emitter.removeAllListeners(event);
+    return this;
+  }
+
+  /** The listeners of `event`, in the order they run. */
+  listeners<K extends keyof ServerEventMap>(event: K): Listener<K>[] {
+    return this.#emitter.listeners(event) as Listener<K>[];
+  }
+
+  /** How many listeners `event` has. */
+  listenerCount(event: keyof ServerEventMap): number {
+    return this.#emitter.listenerCount(event);
+  }
+
+  /** The events that have listeners. */
+  eventNames(): Array<keyof ServerEventMap> {
+    return this.#emitter.eventNames() as Array<keyof ServerEventMap>;
+  }
+
+  /** Calls `event`'s listeners with `args`; true when it had any. A listener's exception propagates (see {@link safeEmit}). */
+  emit<K extends keyof ServerEventMap>(event: K, ...args: ServerEventMap[K]): boolean {
+    return (this.#emitter.emit as (event: K, ...args: ServerEventMap[K]) => boolean)(event, ...args);
   }
 
   /** Emits without letting a listener's exception escape into protocol code. */
   safeEmit<K extends keyof ServerEventMap>(event: K, ...args: ServerEventMap[K]): void {
     try {
-      (this.emit as (event: K, ...args: ServerEventMap[K]) => boolean)(event, ...args);
+      this.emit(event, ...args);
     } catch (error) {
       this.onListenerError(error);
     }
