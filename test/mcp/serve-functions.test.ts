@@ -142,10 +142,11 @@ describe('serveStdio(ownServer) in process', () => {
     server = new OwnServer();
     await expect(serveStdio(server, { stdinn: process.stdin } as never)).rejects.toThrow(InvalidOptionsError);
     await expect(serveStdio(server, { logger: silentLogger() } as never)).rejects.toThrow(/Unknown serveStdio option/);
-    await expect(serveStdio(server, { pingIntervalMs: -1 })).rejects.toThrow(
-      new RangeError('serveStdio option pingIntervalMs must be a number of milliseconds >= 0, got -1'),
-    );
-    await expect(serveStdio(server, { maxMessageBytes: 0 })).rejects.toThrow(RangeError);
+    await expect(serveStdio(server, { pingIntervalMs: -1 })).rejects.toMatchObject({
+      code: 'INVALID_OPTIONS',
+      message: expect.stringMatching(/^serveStdio option pingIntervalMs must be a number of milliseconds >= 0/),
+    });
+    await expect(serveStdio(server, { maxMessageBytes: 0 })).rejects.toThrow(InvalidOptionsError);
     await expect(serveStdio({ events: server.events, stop: async () => {} } as never)).rejects.toThrow(TypeError);
     expect(serverLifecycleOf(server).state).toBe('new');
   });
@@ -201,9 +202,8 @@ describe('serveHttp options', () => {
     const server = new OwnServer();
     expect(() => serveHttp(server, { prot: 1 } as never)).toThrow(InvalidOptionsError);
     expect(() => serveHttp(server, { toolState: undefined } as never)).toThrow(/Unknown serveHttp option: "toolState"/);
-    expect(() => serveHttp(server, { port: -1 })).toThrow(
-      new RangeError('serveHttp option port must be a non-negative number, got -1'),
-    );
+    expect(() => serveHttp(server, { port: -1 })).toThrow(InvalidOptionsError);
+    expect(() => serveHttp(server, { port: -1 })).toThrow(/^serveHttp option port must be an integer >= 0/);
     expect(() => serveHttp(server, { path: 'mcp' })).toThrow(/serveHttp option path must start with "\/"/);
     expect(serverLifecycleOf(server).state).toBe('new');
     await server.stop();
