@@ -204,7 +204,7 @@ describe('serveHttp options', () => {
     expect(() => serveHttp(server, { toolState: undefined } as never)).toThrow(/Unknown serveHttp option: "toolState"/);
     expect(() => serveHttp(server, { port: -1 })).toThrow(InvalidOptionsError);
     expect(() => serveHttp(server, { port: -1 })).toThrow(/^serveHttp option port must be an integer >= 0/);
-    expect(() => serveHttp(server, { path: 'mcp' })).toThrow(/serveHttp option path must start with "\/"/);
+    expect(() => serveHttp(server, { path: 'mcp' })).toThrow(/serveHttp option path must be a path starting with "\/"/);
     expect(serverLifecycleOf(server).state).toBe('new');
     await server.stop();
   });
