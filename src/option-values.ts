@@ -148,6 +148,15 @@ export function checkValue<V>(subject: string, option: string, value: V, check: 
 }
 
 /**
+ * Checks a required argument (`undefined` is refused too) against `check`; returns it.
+ * @throws InvalidOptionsError naming `subject`, the argument, what it must be and what it got.
+ */
+export function checkArgument<V>(subject: string, argument: string, value: V, check: ValueRule): V {
+  if (!check.test(value)) throw invalidOptionValue(subject, argument, check.expected, value);
+  return value;
+}
+
+/**
  * Checks each given (not `undefined`) value of `options` against its rule; `prefix` names a nested
  * object (`https.`). Keys without a rule are left to the caller.
  * @throws InvalidOptionsError for the first value its rule refuses.

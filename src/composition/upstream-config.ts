@@ -1,4 +1,5 @@
 import { UpstreamError } from '../errors.js';
+import { assertKnownOptions } from '../known-options.js';
 import { assertNamespace } from './namespace.js';
 
 /** Reconnection timing of an upstream (ms). */
@@ -81,11 +82,28 @@ function positive(name: string, field: string, value: unknown, fallback: number,
   throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": ${field} must be a positive number of ms.`);
 }
 
+/** Every key of an upstream configuration, stdio and HTTP. */
+const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'namespace',
+  'backoff',
+  'connectTimeoutMs',
+  'callTimeoutMs',
+  'pingIntervalMs',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+]);
+
 /**
  * Checks an upstream configuration and fills in its defaults.
  * @throws UpstreamError (`INVALID_UPSTREAM`) naming the upstream and the field: a bad name or
  *   namespace, neither or both of `command` and `url`, a URL that is not http(s), `args` that are
  *   not strings, `env` / `headers` whose values are not strings, a non-positive time.
+ * @throws InvalidOptionsError for a key no upstream configuration has (with the nearest known key).
  */
 export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamConfig {
   const raw = (config ?? {}) as Partial<StdioUpstreamConfig & HttpUpstreamConfig>;
@@ -94,6 +112,8 @@ export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamC
   const fail = (message: string): never => {
     throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": ${message}`);
   };
+  // A misspelt key (`comand`) would otherwise be reported as a missing `command`.
+  assertKnownOptions(`addUpstream() option (upstream "${name}")`, raw, UPSTREAM_KEYS);
   const namespace = raw.namespace ?? name;
   assertNamespace(namespace, `Upstream "${name}"`);
   const hasCommand = raw.command !== undefined;

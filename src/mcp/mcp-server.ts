@@ -29,6 +29,7 @@ import type { ServerInfo } from './server/server-info.js';
 import type { BaseMcpServerOptions } from './server/server-options.js';
 import type { TaskManager } from '../tasks/engine/task-manager.js';
 import { useMiddleware, type Middleware, type MiddlewareScope } from './pipeline/middleware.js';
+import { checkArgument, STRING, STRING_ARRAY } from '../option-values.js';
 
 export type { ServerInfo } from './server/server-info.js';
 export type { BaseMcpServerOptions } from './server/server-options.js';
@@ -140,19 +141,26 @@ export abstract class BaseMcpServer {
    * Replaces the whole disabled set; `[]` re-enables every tool. Disabled tools vanish
    * from `tools/list` and are rejected on `tools/call` on every live and future view.
    * Unknown names never throw; they apply when a tool of that name is registered.
+   * @throws InvalidOptionsError when `names` is not an array of strings (a lone string is refused, not split).
    */
   setDisabledTools(names: readonly string[]): void {
-    this.registry.setDisabled(names);
+    this.registry.setDisabled(checkArgument('setDisabledTools()', 'names', names, STRING_ARRAY));
   }
 
-  /** Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
+  /**
+   * Disables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names.
+   * @throws InvalidOptionsError when `name` is not a string.
+   */
   disableTool(name: string): void {
-    this.registry.disable(name);
+    this.registry.disable(checkArgument('disableTool()', 'name', name, STRING));
   }
 
-  /** Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names. */
+  /**
+   * Enables one tool everywhere (see {@link setDisabledTools}). Never throws for unknown names.
+   * @throws InvalidOptionsError when `name` is not a string.
+   */
   enableTool(name: string): void {
-    this.registry.enable(name);
+    this.registry.enable(checkArgument('enableTool()', 'name', name, STRING));
   }
 
   /** Renames a tool for clients or replaces its title/description (`undefined` clears; docs/settings.md). @throws ToolOverrideError */

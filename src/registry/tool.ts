@@ -1,3 +1,4 @@
+import { checkArgument, FUNCTION } from '../option-values.js';
 import { optionKeys } from '../known-options.js';
 import { checkSpec, TOOL_SPEC_RULES } from './definition-values.js';
 import type { AuthInfo, CallToolResult, Icon, StandardSchemaV1, ToolAnnotations } from '@modelcontextprotocol/server';
@@ -226,7 +227,8 @@ class FunctionTool<Args> extends Tool<Args> {
  * ```
  * @throws InvalidToolError as the {@link Tool} constructor does.
  * @throws InvalidOptionsError when the spec is not an object, has a key that {@link ToolSpec} does not define
- *   (e.g. `timeOutMs`), or a field of the wrong type (`execute` not a function, `annotations` not an object).
+ *   (e.g. `timeOutMs`), or a field of the wrong type or missing (`execute` missing or not a function,
+ *   `annotations` not an object).
  */
 export function defineTool<I extends StandardSchemaV1, O extends ToolSchema | undefined = ToolSchema | undefined>(
   spec: Omit<TypedToolSpec<StandardSchemaV1.InferOutput<I>, O>, 'inputSchema'> & { inputSchema: I },
@@ -236,5 +238,7 @@ export function defineTool<Args = Record<string, unknown>, O extends ToolSchema 
 ): Tool<Args>;
 export function defineTool<Args>(spec: ToolSpec<Args>): Tool<Args> {
   checkSpec('defineTool', spec, TOOL_SPEC_KEYS, TOOL_SPEC_RULES);
+  // Without it the tool would register and fail on every call with an internal message.
+  checkArgument(`defineTool option (tool "${String(spec.name)}")`, 'execute', spec.execute, FUNCTION);
   return new FunctionTool(spec);
 }
