@@ -8,7 +8,7 @@ const bind = (ctx: ServerContext) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo
 /**
  * The codec sealing the 2026-07-28 multi-round-trip `requestState` (HMAC-SHA-256, the SDK's
  * `createRequestStateCodec`). With a key given it is made at once, so a short key fails at
- * construction (RangeError); without one it is made on first use with 32 random bytes, because
+ * construction (InvalidOptionsError, checked with the server options); without one it is made on first use with 32 random bytes, because
  * the SDK reaches for Web Crypto when it makes a codec (about 3 ms of start-up, bench W0) and
  * most servers never mint a `requestState`.
  */

@@ -66,7 +66,8 @@ function withoutUnreadableUpdates(readable: (uri: string) => boolean): Transform
  * Web-standard streams only (the fetch entry runs on workerd, Deno and Bun).
  */
 export function listenWithReadAccess(fetch: McpHttpHandler['fetch'], mayRead: ReadCheck): McpHttpHandler['fetch'] {
-  return async (request, options) => {
+  // Not async: every other request (each tools/call) goes straight through, without an extra promise.
+  return (request, options) => {
     const body = options?.parsedBody;
     const notifications =
       isPlainObject(body) && body.method === 'subscriptions/listen' && isPlainObject(body.params)
@@ -76,13 +77,20 @@ export function listenWithReadAccess(fetch: McpHttpHandler['fetch'], mayRead: Re
       return fetch(request, options);
     }
     const auth = options?.authInfo;
-    const readable = (uri: string) => mayRead(uri, auth);
-    const response = await fetch(request, {
-      ...options,
-      parsedBody: admittedOnly(body as Record<string, unknown>, readable),
-    });
-    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
-    const { status, statusText, headers } = response;
-    return new Response(response.body.pipeThrough(withoutUnreadableUpdates(readable)), { status, statusText, headers });
+    return listenAdmitted(fetch, request, options, body as Record<string, unknown>, (uri) => mayRead(uri, auth));
   };
+}
+
+/** One `subscriptions/listen` with resource subscriptions: the refused URIs dropped, its stream filtered. */
+async function listenAdmitted(
+  fetch: McpHttpHandler['fetch'],
+  request: Parameters<McpHttpHandler['fetch']>[0],
+  options: Parameters<McpHttpHandler['fetch']>[1],
+  body: Record<string, unknown>,
+  readable: (uri: string) => boolean,
+): Promise<Response> {
+  const response = await fetch(request, { ...options, parsedBody: admittedOnly(body, readable) });
+  if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(withoutUnreadableUpdates(readable)), { status, statusText, headers });
 }

@@ -182,7 +182,7 @@ const HTTP_SERVE_OPTION_NAMES = [
 ] as const;
 
 /** Every key of {@link HttpServeOptions} (`serveHttp`). */
-const HTTP_SERVE_OPTION_KEYS = optionKeys<HttpServeOptions>()(HTTP_SERVE_OPTION_NAMES);
+export const HTTP_SERVE_OPTION_KEYS = optionKeys<HttpServeOptions>()(HTTP_SERVE_OPTION_NAMES);
 
 /** Every key of {@link HttpMcpServerOptions}. */
 export const HTTP_OPTION_KEYS = optionKeys<HttpMcpServerOptions>()([...BASE_OPTION_NAMES, ...HTTP_SERVE_OPTION_NAMES]);
@@ -327,10 +327,10 @@ export function resolveSharedEndpointOptions(
 }
 
 /**
- * Applies the documented defaults.
- * @param owner - names the options in errors: `HttpMcpServer` (base and HTTP keys known) or `serveHttp` (HTTP keys only).
- * @throws InvalidOptionsError when `options` (or `options.https`) has a key the server does not know.
- * @throws InvalidOptionsError on an option value of the wrong type or range (a negative size or timeout, a port
+ * Checks the option values and applies the documented defaults. The keys are checked by the caller
+ * (`HttpMcpServer` with the base options, `serveHttp` with {@link HTTP_SERVE_OPTION_KEYS}).
+ * @param owner - names the options in errors (`HttpMcpServer`, `serveHttp`).
+ * @throws InvalidOptionsError when `options.https` has a key it does not define, or on an option value of the wrong type or range (a negative size or timeout, a port
  *   that is not an integer, `https` without `key` and `cert`).
  */
 export function resolveHttpOptions(
@@ -338,7 +338,6 @@ export function resolveHttpOptions(
   serverName: string,
   owner: 'HttpMcpServer' | 'serveHttp' = 'HttpMcpServer',
 ): ResolvedHttpOptions {
-  assertKnownOptions(`${owner} option`, options, owner === 'serveHttp' ? HTTP_SERVE_OPTION_KEYS : HTTP_OPTION_KEYS);
   checkOptionValues(`${owner} option`, options, HTTP_RULES);
   const shared = resolveSharedEndpointOptions(owner, options, serverName);
   const host = options.host ?? '127.0.0.1';

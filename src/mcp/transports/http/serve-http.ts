@@ -5,7 +5,13 @@ import { serverLifecycleOf, type ServableServer } from '../../server/server-life
 import { transportHostOf } from '../../server/transport-host.js';
 import { viewFactoryOf } from '../../server/view-factory.js';
 import { HttpEndpoint, type HttpServerAddress } from './endpoint.js';
-import { resolveHttpOptions, type HttpServeOptions, type ResolvedHttpOptions } from './options.js';
+import { assertKnownOptions } from '../../../known-options.js';
+import {
+  HTTP_SERVE_OPTION_KEYS,
+  resolveHttpOptions,
+  type HttpServeOptions,
+  type ResolvedHttpOptions,
+} from './options.js';
 import type { HttpSessionEvent, HttpSessionInfo } from './session-map.js';
 
 // The HTTP stack loads with the first HTTP transport, so importing the package root stays cheap for stdio servers.
@@ -65,10 +71,12 @@ export interface HttpServing {
  * ```
  * @throws InvalidOptionsError for an option {@link HttpServeOptions} does not define (base server options
  *   belong to the server's constructor), or `authorization` with `authenticate`.
- * @throws RangeError on an invalid option value (negative size or timeout, path without `/`, `https` without key and cert).
+ * @throws InvalidOptionsError on an invalid option value (negative size or timeout, path without `/`, `https` without
+ *   key and cert).
  * @throws TypeError when `server` is not an mcp-toolkit server.
  */
 export function serveHttp(server: ServableServer, options: HttpServeOptions = {}): HttpServing {
+  assertKnownOptions('serveHttp option', options, HTTP_SERVE_OPTION_KEYS);
   const resolved = resolveHttpOptions(options, transportHostOf(server).serverName, 'serveHttp');
   return createHttpServing(server, resolved, options, 'serveHttp().listen()');
 }

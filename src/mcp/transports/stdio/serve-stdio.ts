@@ -37,7 +37,7 @@ export interface StdioServing {
  * }
  * ```
  * @throws InvalidOptionsError for an option {@link StdioServeOptions} does not define.
- * @throws RangeError on a bad `maxMessageBytes`, `stdinCloseGraceMs` or ping option.
+ * @throws InvalidOptionsError on a bad `maxMessageBytes`, `stdinCloseGraceMs`, stream or ping option.
  * @throws ServerStateError when the server was already started (by any transport) or stopped.
  * @throws TypeError when `server` is not an mcp-toolkit server; what loading its `toolState` store threw.
  */
