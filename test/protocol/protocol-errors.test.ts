@@ -117,16 +117,19 @@ describe.each(TARGETS)('protocol errors on %s', (name) => {
     expect(completed.message?.result).toMatchObject({ completion: { values: ['alpha'] } });
   });
 
-  it.runIf(!name.endsWith('modern'))('refuses a second initialize and keeps the first client identity', async () => {
-    target = await openTarget(name);
-    const again = await target.request(1, 'initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 'intruder', version: '6.6.6' },
+  // Only the handshake eras have an initialize to repeat; 2026-07-28 targets define no such test.
+  if (!name.endsWith('modern')) {
+    it('refuses a second initialize and keeps the first client identity', async () => {
+      target = await openTarget(name);
+      const again = await target.request(1, 'initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'intruder', version: '6.6.6' },
+      });
+      expect(again.message?.error?.code).toBe(-32600);
+      const who = await target.request(2, 'tools/call', { name: 'client-info', arguments: {} });
+      const text = (who.message?.result as { content: Array<{ text: string }> }).content[0]!.text;
+      expect(JSON.parse(text)).toMatchObject({ name: 'raw' });
     });
-    expect(again.message?.error?.code).toBe(-32600);
-    const who = await target.request(2, 'tools/call', { name: 'client-info', arguments: {} });
-    const text = (who.message?.result as { content: Array<{ text: string }> }).content[0]!.text;
-    expect(JSON.parse(text)).toMatchObject({ name: 'raw' });
-  });
+  }
 });
