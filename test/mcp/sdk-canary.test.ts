@@ -18,6 +18,7 @@ describe('SDK upgrade canary', () => {
       'stdio-channel',
       'cached-sse-writer',
       'quiet-call-keepalive',
+      'cached-json-response',
       'transport-streams',
       'deferred-handlers',
     ]);

@@ -1,6 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { markSerializedOnce, serializedOnce } from '../wire/serialized-once.js';
-import { isPlainObject } from '../wire/plain-object.js';
+import { markSerializedOnce, serializedAroundTools } from '../wire/serialized-once.js';
 
 /** What the SDK's writer is given to encode with (a `TextEncoder`). */
 interface Encoder {
@@ -13,10 +12,6 @@ type SseWriter = (
   message: unknown,
   eventId?: string,
 ) => boolean;
-
-/** Stands for the cached value in the message's JSON; cannot come out of JSON.stringify of anything else. */
-const PLACEHOLDER = '\u0000mcp-toolkit:serialized-once\u0000';
-const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
 
 /**
  * The SSE frame the SDK would write for `message` (`event: message`, optional `id:`,
@@ -32,15 +27,11 @@ function cachedFrame(
   message: unknown,
   eventId: string | undefined,
 ): [Uint8Array, Uint8Array, Uint8Array] | undefined {
-  if (!isPlainObject(message) || !isPlainObject(message.result)) return undefined;
-  const cached = serializedOnce(message.result.tools);
-  if (!cached) return undefined;
-  const shell = JSON.stringify({ ...message, result: { ...message.result, tools: PLACEHOLDER } });
-  const at = shell.indexOf(PLACEHOLDER_JSON);
-  if (at < 0 || at !== shell.lastIndexOf(PLACEHOLDER_JSON)) return undefined;
-  const head = encoder.encode(`event: message\n${eventId ? `id: ${eventId}\n` : ''}data: ${shell.slice(0, at)}`);
-  const tail = encoder.encode(`${shell.slice(at + PLACEHOLDER_JSON.length)}\n\n`);
-  return [head, cached, tail];
+  const parts = serializedAroundTools(message);
+  if (!parts) return undefined;
+  const head = encoder.encode(`event: message\n${eventId ? `id: ${eventId}\n` : ''}data: ${parts.before}`);
+  const tail = encoder.encode(`${parts.after}\n\n`);
+  return [head, parts.tools, tail];
 }
 
 /** Probe messages the self-check writes with the SDK's writer and with ours: one marked list, one plain message. */

@@ -1,5 +1,6 @@
 import { Server, WebStandardStreamableHTTPServerTransport, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
@@ -88,6 +89,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'PerRequestHTTPServerTransport.upgradeToSse, _sse, _closed, _requestId, _deferredResponse',
       checkQuietCallKeepalive(),
       'PerRequestHTTPServerTransport has no upgradeToSse()',
+    ),
+    report(
+      'cached-json-response',
+      'PerRequestHTTPServerTransport.settleResponse, _closed, _terminalDelivered, _requestId, _responseMode, _sse',
+      checkCachedJsonResponse(),
+      'PerRequestHTTPServerTransport has no settleResponse() or changed its state fields',
     ),
     report(
       'transport-streams',

@@ -1,3 +1,5 @@
+import { isPlainObject } from './plain-object.js';
+
 /**
  * Values whose JSON is computed once and reused on every response that carries them.
  *
@@ -59,4 +61,35 @@ export function responseArray<T>(value: readonly T[]): readonly T[] {
   const copy = value.slice();
   marked.set(copy, entry);
   return copy;
+}
+
+/** Stands for the cached value in a message's JSON; cannot come out of JSON.stringify of anything else. */
+const PLACEHOLDER = '\u0000mcp-toolkit:serialized-once\u0000';
+const PLACEHOLDER_JSON = JSON.stringify(PLACEHOLDER);
+
+/** `JSON.stringify` of a response in three parts: the JSON around a marked `result.tools`, and its cached bytes. */
+export interface SerializedAroundTools {
+  /** The JSON text before the array (`{"jsonrpc":"2.0","id":1,"result":{"tools":`, in the message's key order). */
+  readonly before: string;
+  /** The array's cached UTF-8 JSON, shared by every response that lists it (never to be modified). */
+  readonly tools: Uint8Array;
+  /** The JSON text after the array. */
+  readonly after: string;
+}
+
+/**
+ * `JSON.stringify(message)` split around its `result.tools` when that is a marked array (or its
+ * response copy): `before + tools + after` is byte for byte what `JSON.stringify` gives, while the
+ * ~200 KB of a 1,000-tool list are not serialized again. Undefined for any other message. Both HTTP
+ * legs write `tools/list` answers with it (`sdk-internals/cached-sse-writer.ts` on sessions,
+ * `sdk-internals/cached-json-response.ts` on 2026-07-28 requests).
+ */
+export function serializedAroundTools(message: unknown): SerializedAroundTools | undefined {
+  if (!isPlainObject(message) || !isPlainObject(message.result)) return undefined;
+  const tools = serializedOnce(message.result.tools);
+  if (!tools) return undefined;
+  const shell = JSON.stringify({ ...message, result: { ...message.result, tools: PLACEHOLDER } });
+  const at = shell.indexOf(PLACEHOLDER_JSON);
+  if (at < 0 || at !== shell.lastIndexOf(PLACEHOLDER_JSON)) return undefined;
+  return { before: shell.slice(0, at), tools, after: shell.slice(at + PLACEHOLDER_JSON.length) };
 }

@@ -1,4 +1,5 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../sdk-internals/cached-json-response.js';
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { TransportHost } from '../../server/transport-host.js';
 import { listenWithReadAccess } from '../listen-access.js';
@@ -19,7 +20,8 @@ export interface ModernHandler {
 
 /**
  * The SDK's per-request handler (`createMcpHandler`, legacy requests rejected: the caller routes them)
- * over the server's per-request views, quiet calls kept alive with SSE comments, and its notifier added
+ * over the server's per-request views, quiet calls kept alive with SSE comments, `tools/list` answered
+ * from the list's cached JSON, and its notifier added
  * to the server's change fan-out, so a toggle reaches every `subscriptions/listen` stream once, and a
  * listen stream's resource updates held to the caller's read access (`listenWithReadAccess`). Shared by
  * `HttpMcpServer`'s endpoint and the fetch handler.
@@ -29,8 +31,11 @@ export function createModernHandler(host: TransportHost, settings: ModernHandler
   checkQuietCallKeepalive((reason) =>
     logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
   );
+  checkCachedJsonResponse((reason) =>
+    logger.warn({ reason }, 'SDK internals changed: 2026-07-28 tools/list answers are serialized per request'),
+  );
   const sdkHandler = createMcpHandler(
-    () => keepQuietCallsAlive(host.createRequestScopedServer(), settings.keepAliveMs),
+    () => keepQuietCallsAlive(answerCachedListsAsJson(host.createRequestScopedServer()), settings.keepAliveMs),
     {
       legacy: 'reject',
       onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),

@@ -1,0 +1,107 @@
+import {
+  PerRequestHTTPServerTransport,
+  type JSONRPCMessage,
+  type Server,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import { serializedAroundTools, type SerializedAroundTools } from '../wire/serialized-once.js';
+
+/** The parts of the SDK's per-request transport (2.4, private) this module reads and sets. */
+interface PerRequestInternals {
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void>;
+  close(): Promise<void>;
+  settleResponse?: (response: Response) => void;
+  _closed?: boolean;
+  _terminalDelivered?: boolean;
+  _requestId?: unknown;
+  _responseMode?: unknown;
+  _sse?: unknown;
+}
+
+let verdict: boolean | undefined;
+const encoder = new TextEncoder();
+
+/**
+ * The start-up self-check: whether the SDK's per-request transport still has the private
+ * `settleResponse(response)` and the state fields the shortcut reads, with the values a fresh
+ * transport starts with. Computed once; the first `false` goes to `onMismatch`.
+ */
+export function checkCachedJsonResponse(onMismatch?: (reason: string) => void): boolean {
+  if (verdict !== undefined) return verdict;
+  const proto = PerRequestHTTPServerTransport.prototype as unknown as PerRequestInternals;
+  const fresh = new PerRequestHTTPServerTransport({
+    classification: undefined as never,
+  }) as unknown as PerRequestInternals;
+  verdict =
+    typeof proto.settleResponse === 'function' &&
+    proto.settleResponse.length === 1 &&
+    fresh._closed === false &&
+    fresh._terminalDelivered === false &&
+    typeof fresh._responseMode === 'string';
+  if (!verdict) onMismatch?.('PerRequestHTTPServerTransport has no settleResponse() or changed its state fields');
+  return verdict;
+}
+
+/** The SDK's plain JSON answer (`Response.json(message)`, status 200), from the three parts. */
+function jsonResponse({ before, tools, after }: SerializedAroundTools): Response {
+  const head = encoder.encode(before);
+  const tail = encoder.encode(after);
+  const body = new Uint8Array(head.byteLength + tools.byteLength + tail.byteLength);
+  body.set(head, 0);
+  body.set(tools, head.byteLength);
+  body.set(tail, head.byteLength + tools.byteLength);
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
+/**
+ * Whether the SDK would answer `message` with one plain JSON body now: the result of the
+ * exchange's own request, nothing sent before it (no event stream), not answered or closed yet.
+ */
+function answersAsPlainJson(transport: PerRequestInternals, message: JSONRPCMessage): boolean {
+  return (
+    'result' in message &&
+    message.id === transport._requestId &&
+    transport._requestId !== undefined &&
+    transport._sse === undefined &&
+    transport._responseMode !== 'sse' &&
+    transport._closed === false &&
+    transport._terminalDelivered === false
+  );
+}
+
+function answerListsFromCache(transport: PerRequestHTTPServerTransport): void {
+  const internals = transport as unknown as PerRequestInternals;
+  const send = internals.send.bind(internals);
+  internals.send = (message, options) => {
+    const parts = answersAsPlainJson(internals, message) ? serializedAroundTools(message) : undefined;
+    if (!parts) return send(message, options);
+    // What the SDK's send does for a plain JSON result, with the body spliced instead of stringified.
+    internals._terminalDelivered = true;
+    internals.settleResponse!(jsonResponse(parts));
+    queueMicrotask(() => void internals.close());
+    return Promise.resolve();
+  };
+}
+
+/**
+ * Lets a 2026-07-28 request's transport answer a `tools/list` from the list's cached JSON
+ * (`serializedAroundTools`) instead of `Response.json`, which stringifies and encodes the whole
+ * ~200 KB list of 1,000 tools on every request: the same status, header and body bytes, as the
+ * session leg's cached SSE writer does for 2025-11-25 sessions. Every other message, and a list
+ * answered on an event stream, goes through the SDK's own `send`.
+ *
+ * Uses the transport's private `settleResponse()` and state fields; when
+ * {@link checkCachedJsonResponse} finds them changed, requests are served as the SDK serves them.
+ *
+ * @param server - a fresh per-request view (returned as is, with `connect` wrapped).
+ */
+export function answerCachedListsAsJson(server: Server): Server {
+  if (!checkCachedJsonResponse()) return server;
+  const connect = server.connect.bind(server);
+  server.connect = async (transport: Transport) => {
+    await connect(transport);
+    if (transport instanceof PerRequestHTTPServerTransport) answerListsFromCache(transport);
+  };
+  return server;
+}

@@ -1,0 +1,133 @@
+// 2026-07-28 `tools/list` over HTTP is answered from the list's cached JSON (sdk-internals/cached-json-response.ts):
+// the same status, headers and bytes as the SDK's `Response.json`, the list not serialized again, and the
+// SDK's own path for every other answer.
+import { PerRequestHTTPServerTransport, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { HttpMcpServer, defineTool } from '../../src/index.js';
+import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../src/mcp/sdk-internals/cached-json-response.js';
+import { markSerializedOnce, responseArray } from '../../src/mcp/wire/serialized-once.js';
+import { silentLogger } from '../support/in-memory.js';
+
+const tools = Object.freeze([
+  Object.freeze({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }),
+  Object.freeze({ name: 'ünïcode ✓', description: 'quotes " and \\ and \n newlines', inputSchema: { type: 'object' } }),
+]);
+markSerializedOnce(tools);
+
+/**
+ * The Response a per-request transport gives for one request answered with `answer(id)`: through the
+ * SDK's own `send`, or through a view wrapped by `answerCachedListsAsJson`.
+ */
+async function answered(cached: boolean, answer: (id: number) => JSONRPCMessage): Promise<Response> {
+  const transport = new PerRequestHTTPServerTransport({ classification: undefined as never, responseMode: 'json' });
+  const view = {
+    async connect(t: PerRequestHTTPServerTransport) {
+      await t.start();
+      t.onmessage = (message) => void t.send(answer((message as { id: number }).id));
+    },
+  } as unknown as Server;
+  await (cached ? answerCachedListsAsJson(view) : view).connect(transport);
+  return transport.handleMessage({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} });
+}
+
+async function bytesOf(response: Response) {
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+}
+
+describe('cached JSON answers on 2026-07-28 requests', () => {
+  const results: Array<[string, (id: number) => JSONRPCMessage]> = [
+    ['a marked tools/list result', (id) => ({ result: { tools: responseArray(tools) }, jsonrpc: '2.0', id })],
+    [
+      'a marked result with 2026-07-28 fields around it',
+      (id) => ({
+        result: { tools: responseArray(tools), resultType: 'complete', ttlMs: 0, _meta: { a: '✓' } },
+        jsonrpc: '2.0',
+        id,
+      }),
+    ],
+    ['an unmarked list', (id) => ({ result: { tools: [...tools] }, jsonrpc: '2.0', id })],
+    ['an error', (id) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: 'nope' } })],
+  ];
+
+  it.each(results)('answers %s with the bytes the SDK gives', async (_label, answer) => {
+    expect(await bytesOf(await answered(true, answer))).toEqual(await bytesOf(await answered(false, answer)));
+  });
+
+  it('splices the cached JSON: the list is serialized once for every request', async () => {
+    let reads = 0;
+    const counted = Object.freeze([
+      Object.freeze({
+        get name() {
+          reads += 1;
+          return 'counted';
+        },
+      }),
+    ]);
+    markSerializedOnce(counted);
+    const answer = (id: number): JSONRPCMessage => ({ result: { tools: responseArray(counted) }, jsonrpc: '2.0', id });
+    const bodies = [await (await answered(true, answer)).text(), await (await answered(true, answer)).text()];
+    expect(reads).toBe(1);
+    expect(bodies).toEqual(Array(2).fill('{"result":{"tools":[{"name":"counted"}]},"jsonrpc":"2.0","id":7}'));
+  });
+
+  it('passes the self-check on the installed SDK', () => {
+    const warnings: string[] = [];
+    expect(checkCachedJsonResponse((reason) => warnings.push(reason))).toBe(true);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('HttpMcpServer: 2026-07-28 tools/list from the cache follows every change', () => {
+  let server: HttpMcpServer;
+  let url: string;
+  const list = async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      }),
+    });
+    const body = await response.text();
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(JSON.stringify(JSON.parse(body))).toBe(body); // what the SDK's JSON.stringify would give
+    return (JSON.parse(body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+  };
+
+  beforeAll(async () => {
+    server = new HttpMcpServer({ name: 'cached-json', version: '1.0.0' }, { port: 0, logger: silentLogger() });
+    for (const name of ['alpha', 'beta']) {
+      server.registerTool(
+        defineTool({ name, description: `${name} ✓ "quoted"`, inputSchema: z.object({}), execute: () => name }),
+      );
+    }
+    await server.start();
+    url = `http://127.0.0.1:${server.address!.port}/mcp`;
+  });
+  afterAll(() => server.stop());
+
+  it('lists, then follows a toggle and a registration', async () => {
+    expect(await list()).toEqual(['alpha', 'beta']);
+    expect(await list()).toEqual(['alpha', 'beta']);
+    server.disableTool('alpha');
+    expect(await list()).toEqual(['beta']);
+    server.registerTool(defineTool({ name: 'gamma', description: 'g', inputSchema: z.object({}), execute: () => 'g' }));
+    expect(await list()).toEqual(['beta', 'gamma']);
+    server.enableTool('alpha');
+    expect(await list()).toEqual(['alpha', 'beta', 'gamma']);
+  });
+});
