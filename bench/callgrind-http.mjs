@@ -3,6 +3,8 @@
 // on a loaded machine where CPU time is not. Needs valgrind (Debian: apt-get install valgrind).
 //
 //   node bench/callgrind-http.mjs <system> <legacy|modern> [calls=1000]     e.g. ours modern, floor legacy
+//   node bench/callgrind-http.mjs <system> <legacy|modern> [lists=200] --list [tools=1000]
+//                                   instructions per tools/list of a server with that many tools (W4)
 //
 // (With --serve <system> it is the server itself: it prints its port and exits on SIGTERM.)
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,18 +16,31 @@ import { bodies, HttpDriver, legacyHeaders, modernHeaders } from './lib/http-dri
 import { runConcurrent } from './lib/stats.mjs';
 
 const args = process.argv.slice(2);
+const listAt = args.indexOf('--list');
+const tools = listAt < 0 ? 1 : Number(args[listAt + 1] ?? 1000);
+if (listAt >= 0) args.splice(listAt, 2);
 if (args[0] === '--serve') {
-  const control = await (await import(`./servers/${args[1]}.mjs`)).startHttp({ tools: 1 });
+  const control = await (await import(`./servers/${args[1]}.mjs`)).startHttp({ tools: Number(args[2] ?? 1) });
   process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(`${control.port}\n`);
 } else {
-  const [system, era, calls = '1000'] = args;
+  const [system, era, calls = listAt < 0 ? '1000' : '200'] = args;
+  const what = listAt < 0 ? 'tools/call' : `tools/list at ${tools} tools`;
   if (!system || !['legacy', 'modern'].includes(era)) throw new Error('usage: <system> <legacy|modern> [calls]');
   const out = `${tmpdir()}/callgrind-${system}-${era}-${process.pid}.out`;
   const self = fileURLToPath(import.meta.url);
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system],
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${out}`,
+      'node',
+      self,
+      '--serve',
+      system,
+      `${tools}`,
+    ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let text = '';
@@ -40,10 +55,16 @@ if (args[0] === '--serve') {
   let driver = new HttpDriver(port, 4);
   const sessions = era === 'legacy' ? await Promise.all([1, 2, 3, 4].map(() => driver.openSession())) : [];
   let id = 100;
-  const send = (worker) =>
-    era === 'legacy'
+  const send = (worker) => {
+    if (listAt >= 0) {
+      return era === 'legacy'
+        ? driver.rpc(bodies.list(id++), legacyHeaders(sessions[worker]))
+        : driver.rpc(bodies.modernList(id++), modernHeaders('tools/list'));
+    }
+    return era === 'legacy'
       ? driver.rpc(bodies.call(id++), legacyHeaders(sessions[worker]))
       : driver.rpc(bodies.modernCall(id++), modernHeaders('tools/call', 'echo'));
+  };
   await runConcurrent(4, 400, send);
   execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
   driver.close();
@@ -56,6 +77,6 @@ if (args[0] === '--serve') {
   const totals = readFileSync(out, 'utf8').match(/^totals: (\d+)/m);
   rmSync(out, { force: true });
   process.stdout.write(
-    `${system} ${era}: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per tools/call\n`,
+    `${system} ${era}: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per ${what}\n`,
   );
 }
