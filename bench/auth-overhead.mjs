@@ -4,7 +4,8 @@
 // `authorization`: every request then carries a JWT access token that the server verifies (jose,
 // RS256) against the issuer's JWKS, fetched once and cached. The issuer runs in this process (a
 // discovery document and a JWKS on 127.0.0.1; tokens signed with jose), so its CPU is not counted.
-// Runs interleave over rounds; medians of server CPU-s per 1k calls are compared.
+// Runs interleave over rounds; medians of server CPU-s per 1k calls are compared, in all and split
+// into user and system (kernel) time from /proc/<pid>/stat (utime, stime).
 //   npm run build && node bench/auth-overhead.mjs [--rounds 3] [--calls 4000]
 import http from 'node:http';
 import process from 'node:process';
@@ -85,14 +86,21 @@ async function measure(issuer, era, authorized) {
         ? driver.rpc(bodies.call(id++), { ...legacyHeaders(sessions[worker]), ...auth[worker] })
         : driver.rpc(bodies.modernCall(id++), { ...modernHeaders('tools/call', 'echo'), ...auth[worker] });
     await runConcurrent(CLIENTS, warmup, send);
-    const cpu0 = child.cpu();
+    const cpu0 = child.cpuTimes();
     const t0 = performance.now();
     await runConcurrent(CLIENTS, calls, async (worker) => {
       const result = await send(worker);
       if (result?.content?.[0]?.text !== 'hello') throw new Error('unexpected result');
     });
     const seconds = (performance.now() - t0) / 1000;
-    return { callsPerSecond: calls / seconds, cpuPer1k: ((child.cpu() - cpu0) / calls) * 1000 };
+    const cpu1 = child.cpuTimes();
+    const per1k = (field) => ((cpu1[field] - cpu0[field]) / calls) * 1000;
+    return {
+      callsPerSecond: calls / seconds,
+      userPer1k: per1k('user'),
+      systemPer1k: per1k('system'),
+      cpuPer1k: per1k('user') + per1k('system'),
+    };
   } finally {
     driver.close();
     await child.kill();
@@ -109,7 +117,10 @@ try {
         const key = `${era}|${authorized ? 'on' : 'off'}`;
         const result = await measure(issuer, era, authorized);
         (results[key] ??= []).push(result);
-        process.stderr.write(`round ${round + 1}/${rounds} ${key}: ${num(result.cpuPer1k, 3)} CPU-s/1k\n`);
+        process.stderr.write(
+          `round ${round + 1}/${rounds} ${key}: ${num(result.cpuPer1k, 3)} CPU-s/1k ` +
+            `(user ${num(result.userPer1k, 3)}, system ${num(result.systemPer1k, 3)})\n`,
+        );
       }
     }
   }
@@ -121,19 +132,39 @@ const m = (key, field) => median(results[key].map((entry) => entry[field]));
 const rows = ['legacy', 'modern'].map((era) => {
   const off = m(`${era}|off`, 'cpuPer1k');
   const on = m(`${era}|on`, 'cpuPer1k');
+  const [userOff, userOn, systemOff, systemOn] = ['userPer1k', 'systemPer1k'].flatMap((field) =>
+    ['off', 'on'].map((state) => m(`${era}|${state}`, field)),
+  );
   return [
     era === 'legacy' ? '2025-11-25 sessions' : '2026-07-28',
     num(m(`${era}|off`, 'callsPerSecond'), 0),
     num(m(`${era}|on`, 'callsPerSecond'), 0),
-    num(off, 3),
-    num(on, 3),
+    `${num(off, 3)} / ${num(on, 3)}`,
     ratio(on, off),
+    `${num(userOff, 3)} / ${num(userOn, 3)}`,
+    ratio(userOn, userOff),
+    `${num(systemOff, 3)} / ${num(systemOn, 3)}`,
+    ratio(systemOn, systemOff),
     on <= TARGET * off ? 'met' : '**missed**',
   ];
 });
 process.stdout.write(
   `W1 tools/call with vs without authorization (JWT verified per request, cached JWKS: ${issuer.jwksFetches()} JWKS fetches in all), ` +
     `${CLIENTS} clients, ${calls} calls per run, ${rounds} rounds, medians; target: server CPU with <= ${TARGET}x without\n\n` +
-    table(['era', 'calls/s off', 'calls/s on', 'CPU-s / 1k off', 'CPU-s / 1k on', 'CPU on / off', 'target'], rows) +
+    table(
+      [
+        'era',
+        'calls/s off',
+        'calls/s on',
+        'CPU-s / 1k off / on',
+        'CPU on / off',
+        'user off / on',
+        'user on / off',
+        'system off / on',
+        'system on / off',
+        'target',
+      ],
+      rows,
+    ) +
     '\n',
 );

@@ -3,7 +3,10 @@
 // sending its own RS256 JWT (signed by an issuer in this process, so its work is not counted).
 // Repeatable on a loaded machine where CPU time is not. Needs valgrind.
 //
-//   npm run build && node bench/callgrind-auth.mjs [legacy|modern] [calls=600] [warmup=400]
+//   npm run build && node bench/callgrind-auth.mjs [legacy|modern] [calls=600] [warmup=400] [variants=off,on]
+// Variants: `off` (no authorization, no header), `on` (authorization, each client's bearer token), `header`
+// (no authorization, but the same ~1 KB bearer header sent and ignored): `header` against `off` is what
+// carrying the header costs the HTTP stack, `on` against `header` what verifying it costs.
 // With a short warm-up V8's optimizing compiler is still busy and is counted too (TurboFan functions
 // were ~15% of the count at 400): a larger warm-up gives a steadier figure at the price of time.
 //
@@ -29,7 +32,7 @@ if (args[0] === '--serve') {
   process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(`${control.port}\n`);
 } else {
-  const [era = 'modern', calls = '600', warmup = '400'] = args;
+  const [era = 'modern', calls = '600', warmup = '400', variants = 'off,on'] = args;
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k', alg: 'RS256', use: 'sig' };
   const issuerServer = http.createServer((req, res) => {
@@ -51,8 +54,9 @@ if (args[0] === '--serve') {
     ),
   );
   const self = fileURLToPath(import.meta.url);
-  for (const authorized of [false, true]) {
-    const out = `${tmpdir()}/callgrind-auth-${era}-${authorized}-${process.pid}.out`;
+  for (const variant of variants.split(',')) {
+    const authorized = variant === 'on';
+    const out = `${tmpdir()}/callgrind-auth-${era}-${variant}-${process.pid}.out`;
     const child = spawn(
       'valgrind',
       [
@@ -75,7 +79,7 @@ if (args[0] === '--serve') {
         if (match) resolve(Number(match[1]));
       });
     });
-    const auth = tokens.map((token) => (authorized ? { Authorization: `Bearer ${token}` } : {}));
+    const auth = tokens.map((token) => (variant === 'off' ? {} : { Authorization: `Bearer ${token}` }));
     let driver = new HttpDriver(port, CLIENTS);
     const sessions = [];
     if (era === 'legacy') {
@@ -106,7 +110,7 @@ if (args[0] === '--serve') {
     if (process.env.KEEP_CALLGRIND) process.stderr.write(`kept ${out}\n`);
     else rmSync(out, { force: true });
     process.stdout.write(
-      `${era} ${authorized ? 'with' : 'without'} authorization: ` +
+      `${era} ${{ off: 'without authorization', on: 'with authorization', header: 'without authorization, bearer header sent' }[variant]}: ` +
         `${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per tools/call\n`,
     );
   }

@@ -16,11 +16,17 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-/** CPU seconds (user + system) the process has used so far. */
-export function cpuSeconds(pid) {
+/** CPU seconds the process has used so far in user space (`user`) and in the kernel (`system`). */
+export function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS; // utime, stime (fields 14, 15)
+  return { user: Number(fields[11]) / TICKS, system: Number(fields[12]) / TICKS }; // utime, stime (fields 14, 15)
+}
+
+/** CPU seconds (user + system) the process has used so far. */
+export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
 }
 
 /**
@@ -66,6 +72,8 @@ export function startChild(system, transport, config = {}, { hardTimeoutMs = 120
     exit,
     stderr: () => stderr,
     cpu: () => cpuSeconds(child.pid),
+    /** `{ user, system }` CPU seconds so far (see {@link cpuTimes}). */
+    cpuTimes: () => cpuTimes(child.pid),
     /** Sends a control command (heap, held, toggle, stop) and resolves with its value. */
     call(cmd, timeoutMs = 30_000) {
       const id = (nextId += 1);

@@ -2,6 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { HttpSessionInfo } from '../mcp/transports/http/session-map.js';
+import { assertKnownOptions, optionKeys } from '../known-options.js';
+import {
+  BOOLEAN,
+  checkArgument,
+  checkOptionValues,
+  FUNCTION,
+  invalidOptionValue,
+  msRule,
+  OBJECT,
+  STRING_ARRAY,
+  valueRule,
+  type ValueRules,
+} from '../option-values.js';
 
 /**
  * The part of a server the admin router uses: the public facade of `BaseMcpServer`, plus the
@@ -96,15 +109,46 @@ export interface ResolvedAdminOptions {
   readonly keepAliveMs: number;
 }
 
-/** @throws TypeError when neither `token` nor `authenticate` is given, or the token is shorter than 16 characters. */
+const KEYS = optionKeys<AdminRouterOptions>()([
+  'token',
+  'authenticate',
+  'allowRemote',
+  'allowedHosts',
+  'allowedOrigins',
+  'statistics',
+  'keepAliveMs',
+]);
+const SUBJECT = 'adminRouter option';
+const TOKEN = valueRule('a string of at least 16 characters', (v) => typeof v === 'string' && v.length >= 16);
+const RULES: ValueRules<AdminRouterOptions> = {
+  token: TOKEN,
+  authenticate: FUNCTION,
+  allowRemote: BOOLEAN,
+  allowedHosts: STRING_ARRAY,
+  allowedOrigins: STRING_ARRAY,
+  statistics: BOOLEAN,
+  keepAliveMs: msRule(false),
+};
+
+/**
+ * Checks `options` and applies the defaults.
+ * @throws InvalidOptionsError (code `INVALID_OPTIONS`, naming the option, what it must be and what
+ *   it got) when `options` is not an object, has an unknown key or a value of the wrong type, or
+ *   has neither a `token` of at least 16 characters nor an `authenticate` function.
+ */
 export function resolveAdminOptions(options: AdminRouterOptions): ResolvedAdminOptions {
-  if (!options.authenticate) {
-    if (typeof options.token !== 'string' || options.token.length < 16) {
-      throw new TypeError(
-        'adminRouter() needs a `token` of at least 16 characters or an `authenticate` function; the admin API is never open.',
-      );
-    }
+  checkArgument(SUBJECT, 'options', options, OBJECT);
+  assertKnownOptions(SUBJECT, options, KEYS);
+  if (options.authenticate === undefined && !TOKEN.test(options.token)) {
+    throw invalidOptionValue(
+      SUBJECT,
+      'token',
+      `${TOKEN.expected} (or an \`authenticate\` function)`,
+      options.token,
+      'The admin API is never open.',
+    );
   }
+  checkOptionValues(SUBJECT, options, RULES);
   return {
     token: options.token,
     authenticate: options.authenticate,

@@ -63,7 +63,8 @@ function sendPage(assets: string, req: Request, res: Response): void {
  *
  * @param server - a `BaseMcpServer` (sessions are listed when it has `listSessions`/`closeSession`, as `HttpMcpServer` does).
  * @param options - see {@link AdminRouterOptions}.
- * @throws TypeError when neither a token (>= 16 characters) nor `authenticate` is given.
+ * @throws InvalidOptionsError (code `INVALID_OPTIONS`) when neither a token (>= 16 characters) nor
+ *   `authenticate` is given, for an unknown option or a value of the wrong type.
  */
 export function adminRouter(server: AdminServer, options: AdminRouterOptions): Router {
   const resolved = resolveAdminOptions(options);

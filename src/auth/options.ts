@@ -1,4 +1,17 @@
 import { assertKnownOptions, optionKeys } from '../known-options.js';
+import {
+  checkArgument,
+  checkOptionValues,
+  checkValue,
+  FUNCTION,
+  msRule,
+  NON_EMPTY_STRING,
+  numberRule,
+  OBJECT,
+  STRING,
+  valueRule,
+  type ValueRules,
+} from '../option-values.js';
 
 /**
  * RFC 7662 token introspection for opaque (non-JWT) access tokens: the endpoint and the
@@ -103,65 +116,86 @@ export interface ResolvedAuthorization {
 /** The admin scope when none is configured. */
 export const DEFAULT_ADMIN_SCOPE = 'mcp:admin';
 
-function absoluteUrl(name: string, value: unknown): string {
-  if (typeof value !== 'string') throw new TypeError(`authorization.${name} must be a URL string`);
-  let url: URL;
+/** An RFC 6749 section 3.3 scope token (printable ASCII, no space, `"` or `\`). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
   try {
-    url = new URL(value);
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.hash;
   } catch {
-    throw new TypeError(`authorization.${name} must be an absolute URL, got "${value}"`);
+    return false;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new TypeError(`authorization.${name} must be an http(s) URL, got "${value}"`);
-  }
-  if (url.hash) throw new TypeError(`authorization.${name} must not have a fragment (RFC 8707 section 2)`);
-  return value;
 }
 
-function scopes(name: string, value: unknown): string[] {
-  if (value === undefined) return [];
-  if (
-    !Array.isArray(value) ||
-    value.some((scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))
-  ) {
-    throw new TypeError(`authorization.${name} must be an array of scope tokens (RFC 6749 section 3.3)`);
-  }
-  return value as string[];
+/** An issuer, audience or endpoint: absolute, http(s), no fragment (RFC 8707 section 2, RFC 8414 section 2). */
+const HTTP_URL = valueRule('an absolute http(s) URL without a fragment', isHttpUrl);
+const SCOPE = valueRule('a scope token (RFC 6749 section 3.3)', (v) => typeof v === 'string' && SCOPE_TOKEN.test(v));
+const SCOPES = valueRule(
+  'an array of scope tokens (RFC 6749 section 3.3)',
+  (v) => Array.isArray(v) && v.every((scope) => SCOPE.test(scope)),
+);
+/** JWS algorithm names; `none` and HMAC (a secret shared with every client) are refused. */
+const ALGORITHMS = valueRule(
+  'an array of JWS algorithm names without "none" or HMAC ("HS256", ...)',
+  (v) =>
+    Array.isArray(v) &&
+    v.length > 0 &&
+    v.every((alg) => typeof alg === 'string' && alg.length > 0 && alg !== 'none' && !alg.startsWith('HS')),
+);
+
+const RULES: ValueRules<AuthorizationOptions> = {
+  audience: HTTP_URL,
+  scopesSupported: SCOPES,
+  requiredScopes: SCOPES,
+  adminScope: SCOPE,
+  algorithms: ALGORITHMS,
+  clockToleranceSec: numberRule({ min: 0, unit: 'seconds' }),
+  jwksCooldownMs: msRule(true),
+  jwksUri: HTTP_URL,
+  introspection: OBJECT,
+  verifyToken: FUNCTION,
+  resourceName: STRING,
+  resourceDocumentation: HTTP_URL,
+};
+
+const INTROSPECTION_KEYS = optionKeys<IntrospectionOptions>()(['endpoint', 'clientId', 'clientSecret']);
+
+/** Checks `introspection`'s keys and values (`subject` as for the other options). */
+function checkIntrospection(subject: string, owner: string, introspection: IntrospectionOptions): void {
+  assertKnownOptions(`${owner} authorization.introspection option`, introspection, INTROSPECTION_KEYS);
+  checkArgument(subject, 'authorization.introspection.clientId', introspection.clientId, NON_EMPTY_STRING);
+  checkArgument(subject, 'authorization.introspection.clientSecret', introspection.clientSecret, NON_EMPTY_STRING);
+  checkValue(subject, 'authorization.introspection.endpoint', introspection.endpoint, HTTP_URL);
 }
 
 /**
- * Applies the documented defaults.
- * @throws InvalidOptionsError on an unknown key; TypeError on a malformed URL, scope or number.
+ * Checks the `authorization` option and applies the documented defaults.
+ * @param owner - what the option was given to, for the messages (`HttpMcpServer`, `toFetchHandler`).
+ * @throws InvalidOptionsError (code `INVALID_OPTIONS`, with `option`, `expected`, `received`) when
+ *   `options` is not an object, on an unknown key, a missing or malformed `issuer`, a malformed URL,
+ *   scope, algorithm list, number, `introspection` or `verifyToken`.
  */
-export function resolveAuthorization(options: AuthorizationOptions): ResolvedAuthorization {
-  assertKnownOptions('HttpMcpServer authorization option', options, KEYS);
-  const requiredScopes = scopes('requiredScopes', options.requiredScopes);
+export function resolveAuthorization(options: AuthorizationOptions, owner = 'HttpMcpServer'): ResolvedAuthorization {
+  const subject = `${owner} option`;
+  checkArgument(subject, 'authorization', options, OBJECT);
+  assertKnownOptions(`${owner} authorization option`, options, KEYS);
+  checkArgument(subject, 'authorization.issuer', options.issuer, HTTP_URL);
+  checkOptionValues(subject, options, RULES, 'authorization.');
+  if (options.introspection) checkIntrospection(subject, owner, options.introspection);
+  const requiredScopes = options.requiredScopes ?? [];
   const adminScope = options.adminScope ?? DEFAULT_ADMIN_SCOPE;
-  scopes('adminScope', [adminScope]);
-  const clock = options.clockToleranceSec ?? 30;
-  const cooldown = options.jwksCooldownMs ?? 30_000;
-  if (!Number.isFinite(clock) || clock < 0) throw new TypeError('authorization.clockToleranceSec must be >= 0');
-  if (!Number.isFinite(cooldown) || cooldown < 0) throw new TypeError('authorization.jwksCooldownMs must be >= 0');
-  const algorithms = options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'];
-  if (options.verifyToken !== undefined && typeof options.verifyToken !== 'function') {
-    throw new TypeError('authorization.verifyToken must be a function (token, resource) => claims');
-  }
-  if (algorithms.some((alg) => alg === 'none' || alg.startsWith('HS'))) {
-    throw new TypeError('authorization.algorithms must not contain "none" or HMAC algorithms (shared secrets)');
-  }
   return {
-    issuer: absoluteUrl('issuer', options.issuer),
-    audience: options.audience === undefined ? undefined : absoluteUrl('audience', options.audience),
-    scopesSupported:
-      options.scopesSupported === undefined
-        ? [...new Set([...requiredScopes, adminScope])]
-        : scopes('scopesSupported', options.scopesSupported),
+    issuer: options.issuer,
+    audience: options.audience,
+    scopesSupported: options.scopesSupported ?? [...new Set([...requiredScopes, adminScope])],
     requiredScopes,
     adminScope,
-    algorithms,
-    clockToleranceSec: clock,
-    jwksCooldownMs: cooldown,
-    jwksUri: options.jwksUri === undefined ? undefined : absoluteUrl('jwksUri', options.jwksUri),
+    algorithms: options.algorithms ?? ['RS256', 'PS256', 'ES256', 'EdDSA'],
+    clockToleranceSec: options.clockToleranceSec ?? 30,
+    jwksCooldownMs: options.jwksCooldownMs ?? 30_000,
+    jwksUri: options.jwksUri,
     introspection: options.introspection,
     verifyToken: options.verifyToken,
     resourceName: options.resourceName,

@@ -1,4 +1,15 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
+import { assertKnownOptions, optionKeys } from '../known-options.js';
+import {
+  checkArgument,
+  checkOptionValues,
+  numberRule,
+  OBJECT,
+  STRING,
+  STRING_ARRAY,
+  valueRule,
+  type ValueRules,
+} from '../option-values.js';
 
 /**
  * Who is calling, as a verified access token says: the `sub`, the OAuth client, the granted
@@ -64,16 +75,43 @@ export interface PrincipalInit {
   resource?: string;
 }
 
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    return Boolean(new URL(value));
+  } catch {
+    return false;
+  }
+}
+
+const SUBJECT = 'principal (connectInMemory auth) option';
+const PRINCIPAL_KEYS = optionKeys<PrincipalInit>()([
+  'subject',
+  'clientId',
+  'scopes',
+  'claims',
+  'expiresAt',
+  'resource',
+]);
+const PRINCIPAL_RULES: ValueRules<PrincipalInit> = {
+  subject: STRING,
+  clientId: STRING,
+  scopes: STRING_ARRAY,
+  claims: OBJECT,
+  expiresAt: numberRule({ min: 0, unit: 'seconds since the epoch' }),
+  resource: valueRule('an absolute URL', (v) => typeof v === 'string' && isAbsoluteUrl(v)),
+};
+
 /**
  * The `AuthInfo` a verified access token for `init` would give: the same shape the resource
  * server builds (`clientId`, `scopes`, `extra.principal`), with a stand-in `token`.
- * @throws TypeError when `scopes` is not an array of strings.
+ * @throws InvalidOptionsError (code `INVALID_OPTIONS`) when `init` is not an object, has an unknown
+ *   key or a field of the wrong type (`scopes` not an array of strings, `resource` not a URL, ...).
  */
 export function authInfoForPrincipal(init: PrincipalInit): AuthInfo {
+  checkArgument(SUBJECT, 'auth', init, OBJECT);
+  assertKnownOptions(SUBJECT, init, PRINCIPAL_KEYS);
+  checkOptionValues(SUBJECT, init, PRINCIPAL_RULES, 'auth.');
   const scopes = init.scopes ?? [];
-  if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== 'string')) {
-    throw new TypeError('auth.scopes must be an array of scope strings');
-  }
   const claims: Record<string, unknown> = {
     ...init.claims,
     ...(init.subject !== undefined && { sub: init.subject }),

@@ -29,7 +29,7 @@ export class ResourceServer {
   readonly #serverName: string;
 
   /**
-   * @throws InvalidOptionsError / TypeError on bad {@link AuthorizationOptions}.
+   * @throws InvalidOptionsError on bad {@link AuthorizationOptions} (see `resolveAuthorization`).
    */
   constructor(options: AuthorizationOptions, serverName: string) {
     this.options = resolveAuthorization(options);

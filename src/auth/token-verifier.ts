@@ -45,6 +45,22 @@ function reasonOf({ errors }: typeof Jose, error: unknown): string {
   return 'the access token is invalid';
 }
 
+/** A verified JWT, remembered for its next requests. */
+interface RememberedJwt {
+  readonly token: string;
+  readonly audience: string;
+  readonly payload: JWTPayload;
+}
+
+/**
+ * The remembered-JWT key of `token`: its signature part, a third of the ~1 KB token to hash per
+ * request (a slice, no copy). A hit is compared with the whole token, so a token reusing another's
+ * signature is verified in full.
+ */
+function rememberedKey(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1);
+}
+
 /**
  * Verifies access tokens for one resource: JWTs (RFC 9068 profile; `jose`) against the
  * issuer's JWKS (found by discovery, cached, refetched on an unknown `kid` after the cooldown,
@@ -59,7 +75,7 @@ export class TokenVerifier {
    * signature check again: at most {@link VERIFIED_JWT_TTL_MS} and never past the token's `exp`; a
    * key the issuer drops stops being trusted for cached tokens within that time too.
    */
-  #verified?: LRUCache<string, JWTPayload>;
+  #verified?: LRUCache<string, RememberedJwt>;
   readonly #discovery: IssuerDiscovery;
   #jwks?: Promise<ReturnType<typeof createRemoteJWKSet>>;
 
@@ -75,8 +91,9 @@ export class TokenVerifier {
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
     if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
-    const cached = this.#verified?.get(`${audience}\n${token}`);
-    if (cached !== undefined) return cached;
+    const cached = this.#verified?.get(rememberedKey(token));
+    // The key is only the signature: the whole token and the audience must match too.
+    if (cached !== undefined && cached.token === token && cached.audience === audience) return cached.payload;
     const lib = await loadJose();
     // lru-cache loads with jose, on the first token: a server without authorization never loads either.
     this.#verified ??= new (await import('lru-cache')).LRUCache({ max: VERIFIED_JWT_MAX, ttlAutopurge: false });
@@ -98,7 +115,7 @@ export class TokenVerifier {
       });
       const untilExpiry = ((payload.exp as number) + this.#options.clockToleranceSec) * 1000 - Date.now();
       const ttl = Math.floor(Math.min(VERIFIED_JWT_TTL_MS, untilExpiry));
-      if (ttl > 0) this.#verified?.set(`${audience}\n${token}`, payload, { ttl });
+      if (ttl > 0) this.#verified?.set(rememberedKey(token), { token, audience, payload }, { ttl });
       return payload;
     } catch (error) {
       if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {

@@ -97,9 +97,9 @@ export interface InMemoryConnection {
  * const result = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
  * await close();
  * ```
- * @throws TypeError when `server` is not a toolkit server or `auth.scopes` is not a string
- *   array; whatever the client's opening
- *   throws (e.g. a protocol version the server refuses).
+ * @throws TypeError when `server` is not a toolkit server.
+ * @throws InvalidOptionsError for a bad `auth` (not an object, an unknown key, `scopes` not a string array, ...).
+ * @throws whatever the client's opening throws (e.g. a protocol version the server refuses).
  */
 export async function connectInMemory(
   server: BaseMcpServer,

@@ -202,6 +202,8 @@ describe('HttpMcpServer authorization (OAuth resource server)', () => {
 
   it('refuses authorization together with authenticate, and bad issuer URLs', async () => {
     await expect(() => start({}, { authenticate: () => undefined })).rejects.toThrow(/exclude each other/);
-    await expect(() => start({ issuer: 'not a url' })).rejects.toThrow(/absolute URL/);
+    await expect(() => start({ issuer: 'not a url' })).rejects.toThrow(
+      /authorization\.issuer must be an absolute http\(s\) URL/,
+    );
   });
 });

@@ -16,6 +16,7 @@ describe('SDK upgrade canary', () => {
       'view-server',
       'direct-dispatch',
       'stdio-channel',
+      'listen-admission',
       'cached-sse-writer',
       'quiet-call-keepalive',
       'cached-json-response',

@@ -90,7 +90,10 @@ describe.each(['legacy', '2026-07-28'] as const)('connectInMemory({ auth }) on t
   });
 });
 
-it('refuses scopes that are not a string array', async () => {
+it('refuses scopes that are not a string array (InvalidOptionsError naming auth.scopes)', async () => {
   server = appServer([]);
-  await expect(connectInMemory(server, { auth: { scopes: 'notes:read' as never } })).rejects.toThrow(TypeError);
+  await expect(connectInMemory(server, { auth: { scopes: 'notes:read' as never } })).rejects.toMatchObject({
+    code: 'INVALID_OPTIONS',
+    option: 'auth.scopes',
+  });
 });

@@ -2,6 +2,7 @@ import { Server, WebStandardStreamableHTTPServerTransport, type Transport } from
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
+import { admitStdioListens } from './listen-admission.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 
@@ -22,15 +23,15 @@ function silentWire(): Transport {
   return { async start() {}, async send() {}, async close() {} };
 }
 
-/** Whether `serveStdio` still connects servers to the private channel `stdio-channel.ts` spares. */
-async function stdioChannelAccepted(): Promise<boolean> {
+/** Whether `serveStdio` still connects servers to a private channel `accepts` (a shortcut's own self-check) takes. */
+async function stdioChannelAccepted(accepts: (transport: Transport) => boolean): Promise<boolean> {
   let accepted = false;
   const wire = silentWire();
   const handle = serveStdio(
     () =>
       ({
         async connect(transport: Transport) {
-          accepted = spareStdioChannelChecks(transport);
+          accepted = accepts(transport);
         },
         async close() {},
       }) as unknown as Server,
@@ -80,8 +81,14 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     report(
       'stdio-channel',
       'StdioConnectionChannel deliver/send/_settle/_pendingRequests/_closed/_wire',
-      await stdioChannelAccepted(),
+      await stdioChannelAccepted(spareStdioChannelChecks),
       'serveStdio connects a transport of another shape',
+    ),
+    report(
+      'listen-admission',
+      'StdioConnectionChannel._wire (the wire serveStdio sends listen acknowledgements on)',
+      await stdioChannelAccepted((transport) => admitStdioListens(transport, () => true)),
+      'serveStdio connects a transport of another shape: 2026-07-28 stdio acknowledgements list URIs the caller may not read (their updates are still withheld)',
     ),
     report('cached-sse-writer', 'WebStandardStreamableHTTPServerTransport.writeSSEEvent', sse, sseReason),
     report(

@@ -34,6 +34,11 @@ function isStdioChannel(transport: object): transport is StdioChannel {
   );
 }
 
+/** The SDK's wire below `transport` when it is the stdio channel `serveStdio` connects a server to, else undefined. */
+export function stdioWireOf(transport: Transport): Transport | undefined {
+  return isStdioChannel(transport) ? transport._wire : undefined;
+}
+
 /**
  * Spares the stdio channel its per-message zod checks on the common messages. The SDK's channel
  * parses every inbound message with `JSONRPCRequestSchema` (to remember the request id until it

@@ -15,6 +15,7 @@ import { invalidParamsError } from '../wire/invalid-params.js';
 import { wellFormed } from '../wire/well-formed.js';
 import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDeferred } from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
+import { admitStdioListens } from './listen-admission.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -88,7 +89,9 @@ export interface ViewServerOptions extends ServerOptions {
  * - every message the view sends is well-formed Unicode (`wire/well-formed.ts`);
  * - with `tasks`: the tasks capability per era, and a `tools/call` answer marked by
  *   {@link taskAnswer} is carried past the SDK's `CallToolResult` check unchanged;
- * - with `wantsResourceUpdate`: resource updates only for URIs the client subscribed to and may read.
+ * - with `wantsResourceUpdate`: resource updates only for URIs the client subscribed to and may read,
+ *   and on a 2026-07-28 stdio connection `subscriptions/listen` acknowledgements that list only
+ *   URIs it may read (`listen-admission.ts`).
  *
  * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
@@ -180,12 +183,16 @@ export class ViewServer extends Server {
   }
 
   /**
-   * Connects as the SDK does, with every outgoing message made well-formed Unicode first, plain
+   * Connects as the SDK does, with every outgoing message made well-formed Unicode first, on a
+   * 2026-07-28 stdio channel listen acknowledgements held to `wantsResourceUpdate`, plain
    * inbound requests dispatched without the SDK's schema-by-schema classification
    * (`direct-dispatch.ts`: same dispatch, fewer parses), and on stdio the channel's bookkeeping
    * without its per-message parses (`stdio-channel.ts`).
    */
   override async connect(transport: Transport): Promise<void> {
+    const wants = this.wantsResourceUpdate;
+    // The SDK's stdio entry acknowledges listen filters itself: held to the read rule on its wire.
+    if (wants && servesModernEra(this)) admitStdioListens(transport, (uri) => wants(uri, true));
     spareStdioChannelChecks(transport);
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(wellFormed(message), options);

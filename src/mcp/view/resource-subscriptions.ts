@@ -39,7 +39,7 @@ export function mayRead(sources: ReadAccessSources, uri: string, auth: AuthInfo 
  *   for URIs in this set whose rule admits the subscriber (see `createView`).
  * - Modern era (2026-07-28): there is no `resources/subscribe`; the client lists URIs in its
  *   `subscriptions/listen` filter and the SDK's listen router drops updates for other URIs
- *   (refused URIs are taken out of that filter first: `transports/listen-access.ts`).
+ *   (its acknowledgement leaves out refused URIs: `sdk-internals/listen-admission.ts`).
  */
 export class ResourceSubscriptions {
   readonly #uris = new Map<string, AuthInfo | undefined>();

@@ -2,7 +2,7 @@ import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/ser
 import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../sdk-internals/cached-json-response.js';
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { TransportHost } from '../../server/transport-host.js';
-import { listenWithReadAccess } from '../listen-access.js';
+import { listenWithReadAccess } from '../../sdk-internals/listen-admission.js';
 
 /** Limits of the 2026-07-28 handler (the endpoint's resolved options). */
 export interface ModernHandlerSettings {

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { Express } from 'express';
-import type { AuthorizationOptions } from '../../../auth/options.js';
+import { resolveAuthorization, type AuthorizationOptions } from '../../../auth/options.js';
 import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
 import { checkOptionValues, invalidOptionValue } from '../../../option-values.js';
@@ -288,7 +288,8 @@ export type SharedEndpointOptions = Pick<
 
 /**
  * Applies the defaults of the options both endpoints share (`owner` names the endpoint in errors).
- * @throws InvalidOptionsError for `authorization` together with `authenticate`.
+ * @throws InvalidOptionsError for `authorization` together with `authenticate`, or a bad `authorization`
+ *   value (see `resolveAuthorization`).
  * @throws InvalidOptionsError on a negative or non-numeric size or interval, or a path without a leading `/`.
  */
 export function resolveSharedEndpointOptions(
@@ -303,6 +304,8 @@ export function resolveSharedEndpointOptions(
       `${owner} options authorization and authenticate exclude each other: authorization verifies OAuth tokens itself.`,
     );
   }
+  // Checked where it is given, not first at start().
+  if (options.authorization !== undefined) resolveAuthorization(options.authorization as AuthorizationOptions, owner);
   const path = options.path ?? '/mcp';
   if (typeof path !== 'string' || !path.startsWith('/')) {
     throw invalidOptionValue(`${owner} option`, 'path', 'a path starting with "/"', path);
