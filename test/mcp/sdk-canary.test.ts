@@ -20,6 +20,7 @@ describe('SDK upgrade canary', () => {
       'quiet-call-keepalive',
       'transport-streams',
       'deferred-handlers',
+      'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);
   });
