@@ -26,11 +26,6 @@ const limit = setTimeout(() => {
 }, TIME_LIMIT_MS);
 limit.unref();
 
-/** Times `run` `count` times in a row (after 10% warm-up); returns the durations in ms. */
-async function timed(count, run) {
-  return (await interleaved(count, [run]))[0];
-}
-
 /**
  * Times each of `runs` `count` times, taking turns call by call (after 10% warm-up of each), so that
  * a noisy neighbour on the machine slows every path alike; returns the durations in ms, per run.
@@ -38,10 +33,12 @@ async function timed(count, run) {
 async function interleaved(count, runs) {
   for (let i = 0; i < Math.ceil(count / 10); i += 1) for (const run of runs) await run(i);
   const durations = runs.map(() => []);
+  const order = runs.map((_, index) => index);
   for (let i = 0; i < count; i += 1) {
-    for (const [index, run] of runs.entries()) {
+    // Every other turn in reverse, so that no path always pays for the garbage of the one before it.
+    for (const index of i % 2 ? [...order].reverse() : order) {
       const started = performance.now();
-      await run(i);
+      await runs[index](i);
       durations[index].push(performance.now() - started);
     }
   }
@@ -101,8 +98,10 @@ for (const name of names) {
 }
 const [gatewayClient, localClient] = await Promise.all([connectInMemory(gateway), connectInMemory(local)]);
 const listed = (await gatewayClient.client.listTools()).tools.length;
-const gatewayListMs = await timed(LISTS, () => gatewayClient.client.listTools());
-const localListMs = await timed(LISTS, () => localClient.client.listTools());
+const [gatewayListMs, localListMs] = await interleaved(LISTS, [
+  () => gatewayClient.client.listTools(),
+  () => localClient.client.listTools(),
+]);
 await Promise.all([gatewayClient.close(), localClient.close()]);
 await gateway.stop();
 await local.stop();
