@@ -76,7 +76,7 @@ if (args[0] === '--run') {
       ['--tool=callgrind', `--callgrind-out-file=${out}`, 'node', self, '--run', mode, `${calls}`],
       {
         stdio: 'ignore',
-        timeout: 600_000,
+        timeout: 1_800_000, // a loaded 2-core machine runs valgrind 5-10x slower still
       },
     );
     const total = Number(readFileSync(out, 'utf8').match(/^totals: (\d+)/m)?.[1]);

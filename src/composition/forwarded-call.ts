@@ -1,12 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { UpstreamError } from '../errors.js';
 import type { ToolContext } from '../registry/tool-context.js';
+import { NO_SDK_TIMEOUT, upstreamCallTool } from '../mcp/sdk-internals/upstream-client.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 type Progress = { progress: number; total?: number; message?: string };
-
-/** The longest timer Node allows: the SDK's own timeout is not used (see {@link forwardToolCall}). */
-const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
 /**
  * Routes an upstream's `notifications/progress` to the forwarded call that asked for them, by our
@@ -40,6 +38,9 @@ export class ProgressRouter {
 
 /**
  * Forwards one `tools/call` (with `call.meta` in its `_meta`): the caller's progress token is replaced by ours (see {@link ProgressRouter}),
+ * the SDK's own timeout is not used (ours restarts on progress) and, with `call.plain` (no `Mcp-Param-*`
+ * headers to mirror: stdio or the handshake era), the request skips `callTool`'s per-call extras
+ * (`upstreamCallTool`; the tool's output schema is checked by our tool call),
  * each progress goes to the caller in order and before the result, and the call is cancelled (the SDK
  * sends `notifications/cancelled`) when the caller's signal aborts or when `timeoutMs` passes with
  * neither a result nor a progress notification.
@@ -49,7 +50,14 @@ export class ProgressRouter {
 export async function forwardToolCall(
   client: Client,
   router: ProgressRouter,
-  call: { upstream: string; name: string; args: Record<string, unknown>; timeoutMs: number; meta?: object },
+  call: {
+    upstream: string;
+    name: string;
+    args: Record<string, unknown>;
+    timeoutMs: number;
+    meta?: object;
+    plain: boolean;
+  },
   context: ToolContext,
 ): Promise<CallToolResult> {
   const abort = new AbortController();
@@ -70,10 +78,9 @@ export async function forwardToolCall(
   });
   arm();
   try {
-    const result = await client.callTool(
-      { name: call.name, arguments: call.args, _meta: { ...call.meta, progressToken: route.token } },
-      { signal: abort.signal, timeout: NO_SDK_TIMEOUT },
-    );
+    const params = { name: call.name, arguments: call.args, _meta: { ...call.meta, progressToken: route.token } };
+    const options = { signal: abort.signal, timeout: NO_SDK_TIMEOUT };
+    const result = await (call.plain ? upstreamCallTool(client, params, options) : client.callTool(params, options));
     // Notifications read with the result are dispatched after it: let them run, then send them first.
     await new Promise((resolve) => setImmediate(resolve));
     await progressSent;

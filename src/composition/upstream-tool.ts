@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as ListedTool, ToolAnnotations } from '@modelcontextprotocol/server';
 import { Tool } from '../registry/tool.js';
 import type { ToolContext } from '../registry/tool-context.js';
-import type { ToolSchema } from '../registry/schema.js';
+import type { CompiledSchema, ToolSchema } from '../registry/schema.js';
 import { namespacedName } from './namespace.js';
 import type { MirroredEntry } from './tool-mirror.js';
 
@@ -14,7 +14,9 @@ export interface ToolForwarder {
 /**
  * A tool of an upstream server, listed here under `<namespace>_<name>` with the upstream's own
  * description, schemas, annotations and icons, and run by forwarding `tools/call` to it (with
- * progress and cancellation). Arguments are validated here first, against the upstream's schema.
+ * progress and cancellation). Arguments are not validated here: the upstream validates them
+ * against the same schema, and its argument error (an `isError` result, or JSON-RPC -32602) goes
+ * back to the caller as it is. Validating here too cost a second schema check per call (#27).
  */
 class UpstreamTool extends Tool<Record<string, unknown>> {
   constructor(
@@ -39,9 +41,25 @@ class UpstreamTool extends Tool<Record<string, unknown>> {
   /** The tool's name at the upstream. */
   readonly remoteName: string;
 
+  #compiled?: ReturnType<Tool['compiled']>;
+
+  /** As {@link Tool.compiled} (the listed schema is the upstream's), with arguments passed on unchecked. */
+  override compiled(): ReturnType<Tool['compiled']> {
+    if (this.#compiled) return this.#compiled;
+    const own = super.compiled();
+    const input: CompiledSchema = { json: own.input.json, validate: passArguments };
+    this.#compiled = { ...own, input };
+    return this.#compiled;
+  }
+
   execute(args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     return this.forwarder.callTool(this.remoteName, args, context);
   }
+}
+
+/** The upstream checks the arguments; a call without any sends `{}`, as a local tool gets. */
+function passArguments(value: unknown) {
+  return { ok: true as const, value: value ?? {} };
 }
 
 /**

@@ -14,6 +14,7 @@ import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
 import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
+import { skipUnboundedTimers } from '../mcp/sdk-internals/upstream-client.js';
 import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
@@ -135,7 +136,9 @@ export class Upstream implements CatalogForwarder {
   /** Forwards one `tools/call` (see `ToolForwarder`), relaying the upstream's logs and input requests to the caller. */
   callTool(name: string, args: Record<string, unknown>, context: ToolContext): Promise<CallToolResult> {
     const { callTimeoutMs: timeoutMs, name: upstream } = this.#config;
-    const call = { upstream, name, args, timeoutMs, meta: this.#logMeta() };
+    const plain =
+      !('url' in this.#config && this.#config.url !== undefined) || this.#client?.getProtocolEra() !== 'modern';
+    const call = { upstream, name, args, timeoutMs, meta: this.#logMeta(), plain };
     return this.#relayed(context, () =>
       this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false),
     );
@@ -284,6 +287,7 @@ export class Upstream implements CatalogForwarder {
       });
       this.#progress.attach(client);
       this.#relay.attach(client, module);
+      skipUnboundedTimers(client); // forwarded calls are timed by forwardToolCall
       const connecting = client;
       this.#connecting = client;
       this.#connectingTransport = transport;

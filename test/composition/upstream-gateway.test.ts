@@ -161,6 +161,18 @@ describe('gateway: addUpstream() over stdio (server-everything, server-filesyste
     }
   });
 
+  it('invalid arguments come back as the upstream says, an argument error naming the field', async () => {
+    for (const client of clients) {
+      // Not checked here: the upstream validates them against the schema it listed.
+      const ours = await client.call('own_greet', { who: 42 });
+      expect(ours.isError, client.kind).toBe(true);
+      expect(ours.content[0]?.text, client.kind).toMatch(/^Invalid arguments for tool "greet": who: /);
+      const theirs = await client.call('everything_echo', {}); // server-everything: its SDK's -32602 as a result
+      expect(theirs.isError, client.kind).toBe(true);
+      expect(theirs.content[0]?.text, client.kind).toMatch(/-32602.*Invalid arguments for tool echo.*message/);
+    }
+  });
+
   it('forwards progress notifications, in order and before the result', async () => {
     for (const client of clients) {
       const seen: number[] = [];

@@ -5,6 +5,7 @@ import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
+import { upstreamClientShortcutsApply } from './upstream-client.js';
 
 /** One shortcut into SDK internals and whether the installed SDK still allows it. */
 export interface SdkShortcutReport {
@@ -43,6 +44,16 @@ async function stdioChannelAccepted(accepts: (transport: Transport) => boolean):
   return accepted;
 }
 
+/** Whether the installed v2 client (an optional peer: absent means nothing to shortcut) has what `upstream-client.ts` uses. */
+async function upstreamClientShortcuts(): Promise<{ active: boolean; reason: string }> {
+  const specifier = '@modelcontextprotocol/client'; // not followed by bundlers: optional
+  const module = (await import(specifier).catch(() => undefined)) as
+    { Client: new (info: { name: string; version: string }) => object } | undefined;
+  if (!module) return { active: false, reason: '@modelcontextprotocol/client is not installed' };
+  const active = upstreamClientShortcutsApply(new module.Client({ name: 'canary', version: '0' }));
+  return { active, reason: 'Client has no _wireCodec/_setupTimeout/_cleanupTimeout: forwarded calls use callTool' };
+}
+
 /**
  * The upgrade canary: probes every shortcut `sdk-internals/` takes into the installed SDK's
  * private or protected parts and reports, per shortcut, whether it is active or fell back to the
@@ -63,6 +74,7 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     _standaloneSseStreamId?: unknown;
   };
   const streams = probe._streamMapping;
+  const client = await upstreamClientShortcuts();
   const handlers = (new Server({ name: 'canary', version: '0' }) as unknown as { _requestHandlers?: unknown })
     ._requestHandlers;
   return [
@@ -114,6 +126,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._requestHandlers (a Map read with get/has), setRequestHandler, removeRequestHandler',
       handlers instanceof Map,
       'Protocol has no _requestHandlers map: every handler is installed when the view is made',
+    ),
+    report(
+      'upstream-client',
+      'client Protocol._wireCodec().validateResult, _setupTimeout, _cleanupTimeout',
+      client.active,
+      client.reason,
     ),
   ];
 }
