@@ -29,6 +29,7 @@ export class ConverterRegistry {
   readonly #wildcard = new Map<string, Converter>();
   readonly #fallback: Converter = new BinaryConverter();
   #extensions: string[] | undefined;
+  readonly #supports = new Map<string, boolean>();
 
   /** Adds a converter; it takes over every MIME type and extension it lists from earlier ones. Returns `this`. */
   register(converter: Converter): this {
@@ -39,6 +40,7 @@ export class ConverterRegistry {
     }
     for (const ext of converter.extensions ?? []) this.#byExtension.set(normalizeExtension(ext), converter);
     this.#extensions = undefined;
+    this.#supports.clear();
     return this;
   }
 
@@ -65,8 +67,27 @@ export class ConverterRegistry {
   }
 
   /**
+   * Whether `ext` (lower case, no leading dot, as a folder scan finds it) is in {@link supportedExtensions}:
+   * the default filter of a folder scan, answered one extension at a time without the MIME database for
+   * the common ones.
+   */
+  supportsExtension(ext: string): boolean {
+    if (this.#byExtension.has(ext)) return true;
+    // Known extensions are lower case without dots (the database's, the overrides): others only directly.
+    if (ext === '' || ext.includes('.') || ext !== ext.toLowerCase()) return false;
+    let supported = this.#supports.get(ext);
+    if (supported === undefined) {
+      const type = mimeTypeFromExtension(ext);
+      supported = type !== undefined && this.match(type, ext) !== undefined;
+      this.#supports.set(ext, supported);
+    }
+    return supported;
+  }
+
+  /**
    * Every extension (lower case, no dot, sorted) a registered converter claims, directly or through its
-   * MIME types: the default filter of a folder scan. Recomputed only after {@link register}.
+   * MIME types. Recomputed only after {@link register}. Enumerating them loads the MIME database;
+   * {@link supportsExtension} answers for one extension without it.
    */
   supportedExtensions(): string[] {
     if (this.#extensions === undefined) {

@@ -153,6 +153,26 @@ export function isTextMimeType(mimeType: string): boolean {
   );
 }
 
+/**
+ * The `mime-types` answers for the extensions document folders hold most, so that a folder of them is
+ * served without loading the database (~200 KB of JSON; bench W0 CLI). test/converters/mime.test.ts
+ * checks each against `mime-types`.
+ */
+export const COMMON_TYPES: Readonly<Record<string, string>> = {
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  txt: 'text/plain',
+  json: 'application/json',
+  html: 'text/html',
+  htm: 'text/html',
+  pdf: 'application/pdf',
+  csv: 'text/csv',
+  xml: 'application/xml',
+  yaml: 'text/yaml',
+  yml: 'text/yaml',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
 /** The file's extension, lower case and without the dot (`'md'`); `''` when it has none (`Makefile`, `.env`). */
 export function extensionOf(filePath: string): string {
   return path.extname(filePath).slice(1).toLowerCase();
@@ -162,7 +182,7 @@ export function extensionOf(filePath: string): string {
 export function mimeTypeFromExtension(extension: string): string | undefined {
   const ext = extension.replace(/^\./, '').toLowerCase();
   if (ext === '') return undefined;
-  const override = EXTENSION_OVERRIDES[ext];
+  const override = EXTENSION_OVERRIDES[ext] ?? COMMON_TYPES[ext];
   if (override !== undefined) return override;
   const found = mimeDb().lookup(ext);
   return found === false ? undefined : found;

@@ -25,7 +25,7 @@ import type {
   StoredDocument,
 } from './document-types.js';
 import { DocumentWatcher } from './document-watcher.js';
-import { scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
+import { type ExtensionFilter, scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
 import { DEFAULT_MAX_READ_CHARS, parseCharFragment, windowContents } from './read-window.js';
 
@@ -241,7 +241,7 @@ export class DocumentStore {
     const registration: FolderRegistration = {
       config,
       scan: {
-        extensions: new Set(extensions.length > 0 ? extensions : this.converters.supportedExtensions()),
+        extensions: extensions.length > 0 ? new Set(extensions) : this.#supportedExtensions(),
         ignore: config.ignore ?? [],
         followSymlinks: config.followSymlinks ?? false,
         maxFileSizeBytes: config.maxFileSizeBytes ?? this.maxFileSizeBytes,
@@ -253,6 +253,16 @@ export class DocumentStore {
     if (docs.length > 0) this.#put(docs);
     this.#watcher?.watchFolder(root);
     return docs.map((doc) => doc.resource);
+  }
+
+  /**
+   * The default filter: what the converters support, asked one extension at a time (a common one needs
+   * no MIME database, bench W0 CLI); a converter registry of another make is asked for its whole list.
+   */
+  #supportedExtensions(): ExtensionFilter {
+    const { converters } = this;
+    if (typeof converters.supportsExtension === 'function') return { has: (ext) => converters.supportsExtension(ext) };
+    return new Set(converters.supportedExtensions());
   }
 
   /** Every registered resource in registration order. The same frozen array is returned until something changes. */

@@ -14,10 +14,13 @@ import { ALWAYS_IGNORED_DIRECTORIES, hasAllowedExtension, isInside, realpathOrUn
 // Loaded with the first folder that has ignore globs.
 const loadPicomatch = lazyRequire<typeof import('picomatch')>('picomatch');
 
+/** Answers whether a file with this extension (lower case, no dot) is served. */
+export type ExtensionFilter = Pick<ReadonlySet<string>, 'has'>;
+
 /** Options of {@link scanFolder}; extensions must already be normalized. */
 export interface ScanOptions {
-  /** Allowed extensions (lower case, no dot). */
-  extensions: ReadonlySet<string>;
+  /** Allowed extensions (lower case, no dot): a set, or the converters' own test. */
+  extensions: ExtensionFilter;
   /** Glob patterns relative to the root; a pattern matching a folder excludes everything below it. */
   ignore: readonly string[];
   /** Follow links leaving the root and descend into symlinked folders. */

@@ -38,7 +38,7 @@ export function normalizeExtensions(extensions: readonly string[]): string[] {
  * True when a file name ends with one of the extensions (a set of normalized extensions, see
  * {@link normalizeExtensions}); multi-part extensions match too (`a.tar.gz` matches `gz` and `tar.gz`).
  */
-export function hasAllowedExtension(fileName: string, extensions: ReadonlySet<string>): boolean {
+export function hasAllowedExtension(fileName: string, extensions: Pick<ReadonlySet<string>, 'has'>): boolean {
   const base = path.basename(fileName).toLowerCase();
   for (let dot = base.indexOf('.', 1); dot !== -1; dot = base.indexOf('.', dot + 1)) {
     if (extensions.has(base.slice(dot + 1))) return true;

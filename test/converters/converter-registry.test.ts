@@ -104,6 +104,23 @@ describe('supportedExtensions', () => {
   });
 });
 
+// #30 (W0 CLI): a folder scan asks supportsExtension one extension at a time instead of enumerating the database.
+describe('supportsExtension', () => {
+  it('answers exactly as membership in supportedExtensions', () => {
+    const registry = createDefaultConverters();
+    const listed = new Set(registry.supportedExtensions());
+    const candidates = [...listed, 'mp4', 'exe', 'zip', 'doc', 'tar.gz', '', '.md', 'MD', 'ipynbx', 'unknownext'];
+    for (const ext of candidates) expect(registry.supportsExtension(ext), ext).toBe(listed.has(ext));
+  });
+
+  it('follows registrations made after a first answer', () => {
+    const registry = createDefaultConverters();
+    expect(registry.supportsExtension('ipynbx')).toBe(false);
+    registry.register(fakeConverter('notebook', [], ['.IPYNBX']));
+    expect(registry.supportsExtension('ipynbx')).toBe(true);
+  });
+});
+
 describe('BinaryConverter', () => {
   it('passes bytes through with the MIME type', async () => {
     const out = await new BinaryConverter().convert({ path: '/x/a.png', bytes: PNG_1X1, mimeType: 'image/png' });

@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { COMMON_TYPES } from '../../src/converters/mime.js';
 import {
   detectMimeType,
   extensionOf,
@@ -10,6 +12,15 @@ import {
 import { PNG_1X1, makeAsciiPdf, makeDocx, makePdf, utf16WithBom } from '../fixtures/document-builders.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
+
+// #30 (W0 CLI): the common extensions are answered without loading mime-types; the answers must be its own.
+describe('COMMON_TYPES', () => {
+  it('holds what mime-types answers for each extension', () => {
+    const require = createRequire(import.meta.url);
+    const mime = require('mime-types') as typeof import('mime-types');
+    for (const [ext, type] of Object.entries(COMMON_TYPES)) expect(type, ext).toBe(mime.lookup(ext));
+  });
+});
 
 describe('mimeTypeFromPath', () => {
   it('treats TypeScript sources as text, not MPEG transport streams', () => {

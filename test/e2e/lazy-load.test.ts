@@ -22,6 +22,7 @@ const LAZY = [
   'redis',
   '@apidevtools/swagger-parser',
   '@valibot/to-json-schema',
+  'node:os', // #30: read by the conversion pool on first use, not when a server makes its document store
 ];
 
 /** Node flags that make the ESM loader print `LOADED <url>` on stderr for every module it resolves. */
@@ -36,6 +37,16 @@ const LIST_LOADS = (() => {
   return ['--import', `data:text/javascript,${encodeURIComponent(register)}`];
 })();
 
+/** A `--require` preload that prints `REQUIRED <id>` on stderr for every CommonJS load (createRequire included). */
+const LIST_REQUIRES = `const Module = require('node:module');
+const { writeSync } = require('node:fs');
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  writeSync(2, 'REQUIRED ' + request + '\\n');
+  return load.call(this, request, ...rest);
+};
+`;
+
 const SCRIPT = `
 import Module from 'node:module';
 import { PassThrough } from 'node:stream';
@@ -44,6 +55,7 @@ const server = new StdioMcpServer({ name: 'lazy', version: '1.0.0' }, { stdin: n
 server.registerTool(defineTool({ name: 'echo', execute: () => 'hi' }));
 await server.start();
 const loaded = new Set(Object.keys(Module._cache).map((file) => file.replace(/.*node_modules\\/((@[^/]+\\/)?[^/]+).*/, '$1')));
+if (process.moduleLoadList.includes('NativeModule os')) loaded.add('node:os');
 process.stdout.write(JSON.stringify([...loaded]));
 await server.stop();
 `;
@@ -74,11 +86,16 @@ describe('what a one-tool stdio server loads (package root import)', () => {
   });
 
   // #30 (W0 CLI, W8): a Markdown document is text by its name and its bytes; only a PDF signature would
-  // override that, so file-type (~30 modules) has nothing to decide and is not loaded to read it.
-  it('reads a folder of Markdown files without loading file-type', async () => {
+  // override that, so file-type (~30 modules) has nothing to decide and is not loaded to read it. Nor is the
+  // MIME database (mime-types, CommonJS: listed by a preload that wraps Module._load): `md` is a common type.
+  it('reads a folder of Markdown files without loading file-type or the MIME database', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'lazy-md-'));
     writeFileSync(join(folder, 'note.md'), '# Note\n\nplain words\n');
-    const cli = spawn(process.execPath, [...LIST_LOADS, 'dist/cli/main.js', 'serve', '--stdio', '-q', folder], {
+    const preloadDir = mkdtempSync(join(tmpdir(), 'lazy-preload-'));
+    const preload = join(preloadDir, 'list-requires.cjs');
+    writeFileSync(preload, LIST_REQUIRES);
+    const args = [...LIST_LOADS, '--require', preload, 'dist/cli/main.js', 'serve', '--stdio', '-q', folder];
+    const cli = spawn(process.execPath, args, {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -117,10 +134,14 @@ describe('what a one-tool stdio server loads (package root import)', () => {
       const loaded = stderr.split('\n').filter((line) => line.startsWith('LOADED '));
       expect(loaded.some((line) => line.includes('/node_modules/chokidar/'))).toBe(true); // the hook saw the CLI's loads
       expect(loaded.filter((line) => /\/node_modules\/(file-type|strtok3)\//.test(line))).toEqual([]);
+      const required = stderr.split('\n').filter((line) => line.startsWith('REQUIRED '));
+      expect(required).toContain('REQUIRED minisearch'); // the preload saw the CLI's lazy requires
+      expect(required.filter((line) => /^REQUIRED mime-(types|db)$/.test(line))).toEqual([]);
     } finally {
       clearTimeout(timer);
       cli.kill('SIGKILL');
       rmSync(folder, { recursive: true, force: true });
+      rmSync(preloadDir, { recursive: true, force: true });
     }
   });
 });

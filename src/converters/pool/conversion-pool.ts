@@ -73,7 +73,7 @@ interface IdleProcess {
  * life are its own (see `conversion-process.ts` for why processes rather than worker threads).
  */
 export class ConversionPool {
-  readonly threads: number;
+  #threads: number | undefined;
   readonly timeoutMs: number;
   readonly heapMb: number;
   readonly maxOutputChars: number;
@@ -87,9 +87,7 @@ export class ConversionPool {
 
   /** @throws InvalidOptionsError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
-    const cores = nodeOs().availableParallelism();
-    // Leave a core to the event loop: 1 process on 1-2 cores, 2 from 3 cores.
-    this.threads = Math.floor(positive(options.threads, cores > 2 ? 2 : 1, 'threads'));
+    if (options.threads !== undefined) this.#threads = Math.floor(positive(options.threads, 1, 'threads'));
     this.timeoutMs = positive(options.timeoutMs, DEFAULT_CONVERSION_TIMEOUT_MS, 'timeoutMs');
     this.heapMb = positive(options.heapMb, DEFAULT_CONVERSION_HEAP_MB, 'heapMb');
     this.maxOutputChars = Math.floor(positive(options.maxOutputChars, DEFAULT_MAX_OUTPUT_CHARS, 'maxOutputChars'));
@@ -97,6 +95,15 @@ export class ConversionPool {
       positive(options.maxInflatedBytes, DEFAULT_MAX_INFLATED_BYTES, 'maxInflatedBytes'),
     );
     this.idleTimeoutMs = positive(options.idleTimeoutMs, 30_000, 'idleTimeoutMs');
+  }
+
+  /**
+   * How many conversion processes may run at once. The default is read on first use: `node:os` goes
+   * through `createRequire`, which every server would otherwise pay at construction (bench W0).
+   */
+  get threads(): number {
+    // Leave a core to the event loop: 1 process on 1-2 cores, 2 from 3 cores.
+    return (this.#threads ??= nodeOs().availableParallelism() > 2 ? 2 : 1);
   }
 
   /**

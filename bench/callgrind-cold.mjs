@@ -1,0 +1,67 @@
+// Instructions of one cold start (issue #30, W0): a server of bench/servers/cold/ (or the CLI) under
+// `valgrind --tool=callgrind`, from spawn to its `initialize` answer and then stdin closed, so the
+// figure is repeatable on a loaded machine where CPU time is not. Needs valgrind.
+//
+//   node bench/callgrind-cold.mjs <ours-root|raw-v2|raw-v1|cli> [runs=1]
+//
+// Prints the median instruction count of the runs (each run's count too). Each run is bounded by
+// a 400 s timeout, after which the child is killed by its PID. CALLGRIND_KEEP=1 keeps the output file
+// (for callgrind_annotate --inclusive=yes).
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { distUrl } from './lib/dist.mjs';
+
+const [system, runs = '1'] = process.argv.slice(2);
+const COLD = ['ours-root', 'raw-v2', 'raw-v1'];
+if (!COLD.includes(system) && system !== 'cli') throw new Error(`usage: <${COLD.join('|')}|cli> [runs]`);
+const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
+const argv =
+  system === 'cli'
+    ? [fileURLToPath(distUrl('cli/main.js')), 'serve', '--stdio', '-q', DOCS]
+    : [fileURLToPath(new URL(`./servers/cold/${system}.mjs`, import.meta.url))];
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w0', version: '1' } },
+};
+
+async function once() {
+  const out = `${tmpdir()}/callgrind-cold-${system}-${process.pid}.out`;
+  const child = spawn(
+    'valgrind',
+    ['--tool=callgrind', '--dump-instr=no', `--callgrind-out-file=${out}`, 'node', ...argv],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  const timer = setTimeout(() => child.kill('SIGKILL'), 400_000);
+  child.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+  let text = '';
+  let errors = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (errors += chunk));
+  await new Promise((resolve, reject) => {
+    child.once('exit', () => reject(new Error(`${system} exited before it answered:\n${errors.slice(-2000)}`)));
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) resolve();
+    });
+  });
+  child.stdin.end();
+  await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
+  clearTimeout(timer);
+  const totals = readFileSync(out, 'utf8').match(/^(?:totals|summary): (\d+)/m);
+  if (process.env.CALLGRIND_KEEP) process.stderr.write(`kept ${out}\n`);
+  else rmSync(out, { force: true });
+  return Number(totals?.[1]);
+}
+
+const counts = [];
+for (let i = 0; i < Number(runs); i++) counts.push(await once());
+const sorted = [...counts].sort((a, b) => a - b);
+const median = sorted[Math.floor(sorted.length / 2)];
+const m = (n) => `${(n / 1e6).toFixed(0)} M`;
+process.stdout.write(`${system}: ${m(median)} instructions (runs: ${counts.map(m).join(', ')})\n`);
