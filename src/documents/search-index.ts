@@ -139,8 +139,8 @@ function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
 
 /**
  * A search index over a {@link DocumentStore}. Nothing is read until the first {@link search}, which reads
- * (through the store, so its content cache is used) every document whose announced type is text (PDF and
- * DOCX included; images and other blobs are skipped). From then on it listens to the store: a
+ * (through the store: a cached conversion is used, but what it reads is not kept in the cache) every
+ * document whose announced type is text (PDF and DOCX included; images and other blobs are skipped). From then on it listens to the store: a
  * `list_changed` makes the next search index added documents, drop removed ones and re-read replaced
  * ones; an `updated` makes it re-read that document. Only what changed is read again, just before the
  * next search runs. With `background: true` it builds at once instead and applies changes as they come,
@@ -360,7 +360,7 @@ export class DocumentSearchIndex {
     let unreadable = false;
     if (isTextMimeType(resource.mimeType)) {
       try {
-        const [content] = await this.#store.readFull(uri);
+        const [content] = await this.#store.readFull(uri, { cache: false });
         if (content !== undefined && 'text' in content) text = content.text;
       } catch {
         unreadable = true;
