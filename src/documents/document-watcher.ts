@@ -111,7 +111,7 @@ export class DocumentWatcher {
   /** Resolves once every watcher has finished its initial scan (events before that may be missed). */
   async ready(): Promise<void> {
     // Folders start one after another, and a started folder queues its subfolders: wait for the last.
-    for (let tail: Promise<void> | undefined; tail !== this.#tail; ) await (tail = this.#tail);
+    for (let tail: Promise<void> | undefined; tail !== this.#tail;) await (tail = this.#tail);
     await Promise.all([...this.#files.values()].map((entry) => entry.ready));
   }
 

@@ -93,7 +93,8 @@ interface Chunk {
 /** What is indexed for one URI; `resource` is the store's entry that was indexed (identity tells replacement). */
 interface IndexedDocument {
   resource: DocumentResource;
-  chunkIds: string[];
+  /** The ids of its chunks; one id alone as a string (most documents: no array per document). */
+  chunkIds: string | readonly string[];
   unreadable: boolean;
 }
 
@@ -108,6 +109,21 @@ function partEnd(text: string, start: number): number {
   const newline = text.lastIndexOf('\n', limit);
   const cut = Math.max(space, newline);
   return cut > start ? cut : limit;
+}
+
+/** The chunk ids of an indexed document. */
+function idsOf(doc: IndexedDocument): readonly string[] {
+  return typeof doc.chunkIds === 'string' ? [doc.chunkIds] : doc.chunkIds;
+}
+
+/**
+ * The URI and page of a chunk id made by {@link toChunks} for a later part or a page: `uri#part=N` or
+ * `uri#page=N` (a document's first part has its URI as id: the caller checks that first).
+ */
+function chunkOf(id: string): { uri: string; page: number | undefined } {
+  const suffix = /#(part|page)=(\d+)$/.exec(id);
+  if (suffix === null) return { uri: id, page: undefined };
+  return { uri: id.slice(0, suffix.index), page: suffix[1] === 'page' ? Number(suffix[2]) : undefined };
 }
 
 /**
@@ -180,8 +196,9 @@ export class DocumentSearchIndex {
   get #mini(): MiniSearch<Chunk> {
     const MiniSearchClass = loadMiniSearch();
     return (this.#miniSearch ??= new MiniSearchClass<Chunk>({
+      // No storeFields: a chunk's URI and page are read back from its id (see chunkOf), which MiniSearch
+      // keeps anyway (storing them again cost an object per chunk).
       fields: ['name', 'text'],
-      storeFields: ['uri', 'page'],
       searchOptions: {
         boost: { name: 2 },
         prefix: (term) => term.length >= 3 && term.length <= MAX_FUZZY_TERM,
@@ -206,14 +223,14 @@ export class DocumentSearchIndex {
     // which background indexing goes on (a later `pendingDocuments: 0` would claim a full search).
     const indexed = [...this.#docs.values()];
     const coverage = {
-      indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
+      indexedDocuments: indexed.filter((doc) => idsOf(doc).length > 0).length,
       unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
       pendingDocuments: this.#pending(),
     };
     const best = new Map<string, { score: number; page: number | undefined; pages: Set<number>; terms: Set<string> }>();
     for (const result of this.#mini.search(query)) {
-      const uri = result.uri as string;
-      const page = result.page as number | undefined;
+      const id = result.id as string;
+      const { uri, page } = this.#docs.has(id) ? { uri: id, page: undefined } : chunkOf(id);
       const entry = best.get(uri) ?? { score: -Infinity, page: undefined, pages: new Set<number>(), terms: new Set() };
       if (result.score > entry.score) Object.assign(entry, { score: result.score, page });
       if (page !== undefined) entry.pages.add(page);
@@ -373,13 +390,13 @@ export class DocumentSearchIndex {
         chunkIds.push(chunk.id);
       }
     }
-    this.#docs.set(uri, { resource, chunkIds, unreadable });
+    this.#docs.set(uri, { resource, chunkIds: chunkIds.length === 1 ? (chunkIds[0] as string) : chunkIds, unreadable });
   }
 
   #remove(uri: string): void {
     const doc = this.#docs.get(uri);
     if (doc === undefined) return;
-    for (const id of doc.chunkIds) this.#mini.discard(id);
+    for (const id of idsOf(doc)) this.#mini.discard(id);
     this.#docs.delete(uri);
   }
 
