@@ -3,7 +3,6 @@
  * and what a read needs (override, limits, root policy).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ConverterRegistry } from '../converters/index.js';
 import { essenceOf, extensionOf, looksLikeText, mimeTypeFromPath } from '../converters/index.js';
@@ -22,7 +21,7 @@ export interface EntryInput {
   size: number;
   /** Per-file read limit in bytes. */
   maxFileSizeBytes: number;
-  /** Folder entries: the absolute root and whether links may leave it. */
+  /** Folder entries: the absolute, resolved root and whether links may leave it. */
   folder?: { root: string; followSymlinks: boolean };
 }
 
@@ -58,7 +57,8 @@ export function makeStoredDocument(input: EntryInput, converters: ConverterRegis
     ...(input.description !== undefined ? { description: input.description } : {}),
     mimeType: converter.outputMimeType ?? essenceOf(source),
     path: input.path,
-    ...(input.folder !== undefined ? { root: path.resolve(input.folder.root) } : {}),
+    // The root as given (already absolute): one string shared by every entry of the folder.
+    ...(input.folder !== undefined ? { root: input.folder.root } : {}),
     size: input.size,
   };
   return {

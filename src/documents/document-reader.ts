@@ -144,15 +144,19 @@ function costOf(content: Content): number {
 /**
  * Reads one document now: re-checks the root boundary, stats the file, returns the cached conversion when
  * the file is unchanged, answers the remembered failure when this unchanged file failed before, else reads,
- * detects (unless overridden), converts (in the pool, under its limits) and caches. Concurrent reads of
- * the same file version share one conversion.
+ * detects (unless overridden), converts (in the pool, under its limits) and caches (unless `keep` is
+ * false). Concurrent reads of the same file version share one conversion.
  *
  * @throws DocumentNotFoundError the file vanished or is no longer a regular file
  * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its root
  * @throws DocumentReadError `RESOURCE_TOO_LARGE`, `CONVERSION_FAILED` or (`ConversionLimitError`)
  *   `CONVERSION_LIMIT`; the message names file and reason
  */
-export async function readDocument(doc: StoredDocument, context: ReadContext): Promise<DocumentReadContents> {
+export async function readDocument(
+  doc: StoredDocument,
+  context: ReadContext,
+  keep = true,
+): Promise<DocumentReadContents> {
   const { converters, cache, failures } = context;
   const { uri, path } = doc.resource;
   const stats = await checkFile(doc);
@@ -174,7 +178,7 @@ export async function readDocument(doc: StoredDocument, context: ReadContext): P
   const flightKey = `${path}\0${stats.size}\0${stats.mtimeMs}\0${stats.ino}\0${doc.mimeOverride ?? ''}`;
   let flight = context.inflight.get(flightKey);
   if (flight === undefined) {
-    flight = convertNow(doc, context, stats, extension);
+    flight = convertNow(doc, context, stats, extension, keep);
     context.inflight.set(flightKey, flight);
     void flight.then(
       () => context.inflight.delete(flightKey),
@@ -190,6 +194,7 @@ async function convertNow(
   context: ReadContext,
   stats: Stats,
   extension: string,
+  keep: boolean,
 ): Promise<Content> {
   const { path } = doc.resource;
   let bytes: Uint8Array;
@@ -210,6 +215,7 @@ async function convertNow(
       context.failures.set(path, failureKey(stats, doc.mimeOverride, sourceMimeType, converter), error);
     throw error;
   }
+  if (!keep) return content;
   const entry = {
     size: stats.size,
     mtimeMs: stats.mtimeMs,

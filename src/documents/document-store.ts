@@ -295,12 +295,14 @@ export class DocumentStore {
   /**
    * Like {@link read} but the whole converted content, whatever its length: for in-process consumers that
    * select their own part (the `read_document` tool, the search index). A `#fragment` on the URI is ignored.
+   * With `cache: false` a conversion is not kept in the content cache (a cached one is still used): the
+   * search index reads every document once, which would evict what clients read.
    * @throws the errors of {@link read} except `UserError`
    */
-  async readFull(uri: string): Promise<DocumentReadContents> {
+  async readFull(uri: string, options: { cache?: boolean } = {}): Promise<DocumentReadContents> {
     const doc = this.#lookup(uri);
     if (doc === undefined) throw new DocumentNotFoundError(uri);
-    return readDocument(doc, this.#read);
+    return readDocument(doc, this.#read, options.cache !== false);
   }
 
   /**

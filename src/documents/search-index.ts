@@ -11,6 +11,7 @@ import { isTextMimeType } from '../converters/index.js';
 import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
 import { makeSnippet } from './snippet.js';
+import { type Chunk, chunkOf, toChunks } from './search-chunks.js';
 import { splitPages } from './text-pages.js';
 
 /** Longest query term that gets prefix and typo matching, in characters. */
@@ -81,66 +82,32 @@ export interface DocumentSearchResults {
   pendingDocuments: number;
 }
 
-/** One indexed unit: a whole document, or one page of a paged one. */
-interface Chunk {
-  id: string;
+/** The best match of one document in a search: its best chunk's score and page, every page and term that matched. */
+interface Match {
   uri: string;
+  score: number;
   page: number | undefined;
-  name: string;
-  text: string;
+  pages: number[];
+  terms: string[];
 }
 
 /** What is indexed for one URI; `resource` is the store's entry that was indexed (identity tells replacement). */
 interface IndexedDocument {
   resource: DocumentResource;
-  chunkIds: string[];
+  /** The ids of its chunks; one id alone as a string (most documents: no array per document). */
+  chunkIds: string | readonly string[];
   unreadable: boolean;
 }
 
-/** Unpaged text is indexed in parts of about this many characters, so tokenizing never holds a copy of it all. */
-const PART_CHARS = 50_000;
-
-/** The end of the part starting at `start`: the last whitespace before `start + PART_CHARS`, if any. */
-function partEnd(text: string, start: number): number {
-  const limit = start + PART_CHARS;
-  if (limit >= text.length) return text.length;
-  const space = text.lastIndexOf(' ', limit);
-  const newline = text.lastIndexOf('\n', limit);
-  const cut = Math.max(space, newline);
-  return cut > start ? cut : limit;
-}
-
-/**
- * Splits a document's text into chunks, lazily (one is alive at a time while indexing): one per page for
- * paged text, else parts of about 50,000 characters cut at whitespace. The name is indexed once.
- */
-function* toChunks(resource: DocumentResource, text: string): Generator<Chunk> {
-  const { uri, name } = resource;
-  const pages = splitPages(text);
-  if (pages === undefined) {
-    for (let start = 0, part = 0; start < text.length || part === 0; part += 1) {
-      const end = partEnd(text, start);
-      const id = part === 0 ? uri : `${uri}#part=${part}`;
-      yield { id, uri, page: undefined, name: part === 0 ? name : '', text: text.slice(start, end) };
-      start = end;
-    }
-    return;
-  }
-  for (const [index, page] of pages.entries()) {
-    yield {
-      id: `${uri}#page=${page.number}`,
-      uri,
-      page: page.number,
-      name: index === 0 ? name : '',
-      text: text.slice(page.bodyStart, page.end),
-    };
-  }
+/** The chunk ids of an indexed document. */
+function idsOf(doc: IndexedDocument): readonly string[] {
+  return typeof doc.chunkIds === 'string' ? [doc.chunkIds] : doc.chunkIds;
 }
 
 /**
  * A search index over a {@link DocumentStore}. Nothing is read until the first {@link search}, which reads
- * (through the store, so its content cache is used) every document whose announced type is text (PDF and
- * DOCX included; images and other blobs are skipped). From then on it listens to the store: a
+ * (through the store: a cached conversion is used, but what it reads is not kept in the cache) every
+ * document whose announced type is text (PDF and DOCX included; images and other blobs are skipped). From then on it listens to the store: a
  * `list_changed` makes the next search index added documents, drop removed ones and re-read replaced
  * ones; an `updated` makes it re-read that document. Only what changed is read again, just before the
  * next search runs. With `background: true` it builds at once instead and applies changes as they come,
@@ -180,8 +147,9 @@ export class DocumentSearchIndex {
   get #mini(): MiniSearch<Chunk> {
     const MiniSearchClass = loadMiniSearch();
     return (this.#miniSearch ??= new MiniSearchClass<Chunk>({
+      // No storeFields: a chunk's URI and page are read back from its id (see chunkOf), which MiniSearch
+      // keeps anyway (storing them again cost an object per chunk).
       fields: ['name', 'text'],
-      storeFields: ['uri', 'page'],
       searchOptions: {
         boost: { name: 2 },
         prefix: (term) => term.length >= 3 && term.length <= MAX_FUZZY_TERM,
@@ -204,34 +172,42 @@ export class DocumentSearchIndex {
     await this.#catchUp(options.signal, options.maxWaitMs);
     // The counts describe the index the matches came from: taken before the awaits below, during
     // which background indexing goes on (a later `pendingDocuments: 0` would claim a full search).
-    const indexed = [...this.#docs.values()];
-    const coverage = {
-      indexedDocuments: indexed.filter((doc) => doc.chunkIds.length > 0).length,
-      unreadableDocuments: indexed.filter((doc) => doc.unreadable).length,
-      pendingDocuments: this.#pending(),
-    };
-    const best = new Map<string, { score: number; page: number | undefined; pages: Set<number>; terms: Set<string> }>();
-    for (const result of this.#mini.search(query)) {
-      const uri = result.uri as string;
-      const page = result.page as number | undefined;
-      const entry = best.get(uri) ?? { score: -Infinity, page: undefined, pages: new Set<number>(), terms: new Set() };
-      if (result.score > entry.score) Object.assign(entry, { score: result.score, page });
-      if (page !== undefined) entry.pages.add(page);
-      for (const term of result.terms) entry.terms.add(term);
-      best.set(uri, entry);
+    // No copies of the document map and one small record per matching document (Sets only when they are
+    // returned): a search over 100,000 documents may match 40,000 of them, and clients poll.
+    let indexedDocuments = 0;
+    let unreadableDocuments = 0;
+    for (const doc of this.#docs.values()) {
+      if (idsOf(doc).length > 0) indexedDocuments += 1;
+      if (doc.unreadable) unreadableDocuments += 1;
     }
-    const ranked = [...best].sort((a, b) => b[1].score - a[1].score);
+    const coverage = { indexedDocuments, unreadableDocuments, pendingDocuments: this.#pending() };
+    const best = new Map<string, Match>();
+    for (const result of this.#mini.search(query)) {
+      const id = result.id as string;
+      const { uri, page } = this.#docs.has(id) ? { uri: id, page: undefined } : chunkOf(id);
+      const terms = result.terms;
+      const entry = best.get(uri);
+      if (entry === undefined) {
+        best.set(uri, { uri, score: result.score, page, pages: page === undefined ? [] : [page], terms });
+        continue;
+      }
+      if (result.score > entry.score) Object.assign(entry, { score: result.score, page });
+      if (page !== undefined) entry.pages.push(page);
+      entry.terms = entry.terms.concat(terms);
+    }
+    const ranked = [...best.values()].sort((a, b) => b.score - a.score);
     const hits: DocumentSearchHit[] = [];
-    for (const [uri, match] of ranked) {
+    for (const match of ranked) {
       if (hits.length >= limit) break;
       options.signal?.throwIfAborted();
-      const hit = await this.#hit(uri, match.page, [...match.terms]);
+      const terms = [...new Set(match.terms)];
+      const hit = await this.#hit(match.uri, match.page, terms);
       if (hit === undefined) continue;
       hits.push({
         ...hit,
         score: Math.round(match.score * 1000) / 1000,
-        ...(match.pages.size > 0 ? { pages: [...match.pages].sort((a, b) => a - b) } : {}),
-        matchedTerms: [...match.terms].sort(),
+        ...(match.pages.length > 0 ? { pages: [...new Set(match.pages)].sort((a, b) => a - b) } : {}),
+        matchedTerms: terms.sort(),
       });
     }
     return { query, hits, totalMatches: best.size, ...coverage };
@@ -360,7 +336,7 @@ export class DocumentSearchIndex {
     let unreadable = false;
     if (isTextMimeType(resource.mimeType)) {
       try {
-        const [content] = await this.#store.readFull(uri);
+        const [content] = await this.#store.readFull(uri, { cache: false });
         if (content !== undefined && 'text' in content) text = content.text;
       } catch {
         unreadable = true;
@@ -373,13 +349,13 @@ export class DocumentSearchIndex {
         chunkIds.push(chunk.id);
       }
     }
-    this.#docs.set(uri, { resource, chunkIds, unreadable });
+    this.#docs.set(uri, { resource, chunkIds: chunkIds.length === 1 ? (chunkIds[0] as string) : chunkIds, unreadable });
   }
 
   #remove(uri: string): void {
     const doc = this.#docs.get(uri);
     if (doc === undefined) return;
-    for (const id of doc.chunkIds) this.#mini.discard(id);
+    for (const id of idsOf(doc)) this.#mini.discard(id);
     this.#docs.delete(uri);
   }
 
