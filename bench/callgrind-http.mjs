@@ -2,20 +2,29 @@
 // `valgrind --tool=callgrind`, counting switched on after the warm-up, so the figure is repeatable
 // on a loaded machine where CPU time is not. Needs valgrind (Debian: apt-get install valgrind).
 //
-//   node bench/callgrind-http.mjs <system> <legacy|modern> [calls=1000]     e.g. ours modern, floor legacy
+//   node bench/callgrind-http.mjs <system> <legacy|modern> [calls=1000] [--tools N] [--list]
 //
-// (With --serve <system> it is the server itself: it prints its port and exits on SIGTERM.)
+// e.g. `ours modern`, `floor legacy`; `--tools 1000 --list 200` counts W4's tools/list at 1,000 tools.
+// MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
+// CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
+// (With --serve <system> [tools] it is the server itself: it prints its port and exits on SIGTERM.)
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { bodies, HttpDriver, legacyHeaders, modernHeaders } from './lib/http-driver.mjs';
 import { runConcurrent } from './lib/stats.mjs';
 
-const args = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const flag = (name) => argv.indexOf(name);
+const toolsAt = flag('--tools');
+const tools = toolsAt >= 0 ? argv.splice(toolsAt, 2)[1] : '1';
+const listAt = flag('--list');
+const list = listAt >= 0 && argv.splice(listAt, 1).length > 0;
+const args = argv;
 if (args[0] === '--serve') {
-  const control = await (await import(`./servers/${args[1]}.mjs`)).startHttp({ tools: 1 });
+  const control = await (await import(`./servers/${args[1]}.mjs`)).startHttp({ tools: Number(args[2] ?? 1) });
   process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(`${control.port}\n`);
 } else {
@@ -25,7 +34,7 @@ if (args[0] === '--serve') {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system],
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system, tools],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   let text = '';
@@ -40,11 +49,18 @@ if (args[0] === '--serve') {
   let driver = new HttpDriver(port, 4);
   const sessions = era === 'legacy' ? await Promise.all([1, 2, 3, 4].map(() => driver.openSession())) : [];
   let id = 100;
+  const method = list ? 'tools/list' : 'tools/call';
+  const body = (n) =>
+    list
+      ? era === 'legacy'
+        ? bodies.list(n)
+        : bodies.modernList(n)
+      : era === 'legacy'
+        ? bodies.call(n)
+        : bodies.modernCall(n);
   const send = (worker) =>
-    era === 'legacy'
-      ? driver.rpc(bodies.call(id++), legacyHeaders(sessions[worker]))
-      : driver.rpc(bodies.modernCall(id++), modernHeaders('tools/call', 'echo'));
-  await runConcurrent(4, 400, send);
+    driver.rpc(body(id++), era === 'legacy' ? legacyHeaders(sessions[worker]) : modernHeaders(method, !list && 'echo'));
+  await runConcurrent(4, list ? 100 : 400, send);
   execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
   driver.close();
   driver = new HttpDriver(port, 4); // keep-alive sockets may have idled out while valgrind switched on
@@ -54,8 +70,10 @@ if (args[0] === '--serve') {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   const totals = readFileSync(out, 'utf8').match(/^totals: (\d+)/m);
-  rmSync(out, { force: true });
+  if (process.env.CALLGRIND_KEEP)
+    renameSync(out, process.env.CALLGRIND_KEEP); // for callgrind_annotate
+  else rmSync(out, { force: true });
   process.stdout.write(
-    `${system} ${era}: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per tools/call\n`,
+    `${system} ${era}, ${tools} tools: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per ${method}\n`,
   );
 }
