@@ -37,6 +37,7 @@ if (args[0] === '--serve') {
     ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system, tools],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
+  process.on('exit', () => child.kill('SIGKILL')); // no valgrind server left behind if this run fails
   let text = '';
   const port = await new Promise((resolve, reject) => {
     child.once('exit', () => reject(new Error(`${system} exited before it served (is valgrind installed?)`)));

@@ -27,6 +27,7 @@ if (args[0] === '--serve') {
     ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system],
     { stdio: ['pipe', 'pipe', 'ignore'] },
   );
+  process.on('exit', () => child.kill('SIGKILL')); // no valgrind server left behind if this run fails
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const guard = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000); // bounded, whatever happens
   const driver = new StdioDriver(child);
