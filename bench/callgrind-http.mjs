@@ -2,47 +2,42 @@
 // `valgrind --tool=callgrind`, counting switched on after the warm-up, so the figure is repeatable
 // on a loaded machine where CPU time is not. Needs valgrind (Debian: apt-get install valgrind).
 //
-//   node bench/callgrind-http.mjs <system> <legacy|modern> [calls=1000]     e.g. ours modern, floor legacy
-//   node bench/callgrind-http.mjs <system> <legacy|modern> [lists=200] --list [tools=1000]
-//                                   instructions per tools/list of a server with that many tools (W4)
+//   node bench/callgrind-http.mjs <system> <legacy|modern> [calls=1000] [--tools N] [--list]
 //
-// (With --serve <system> it is the server itself: it prints its port and exits on SIGTERM.)
+// e.g. `ours modern`, `floor legacy`; `--tools 1000 --list 200` counts W4's tools/list at 1,000 tools.
+// MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
+// CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
+// (With --serve <system> [tools] it is the server itself: it prints its port and exits on SIGTERM.)
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { bodies, HttpDriver, legacyHeaders, modernHeaders } from './lib/http-driver.mjs';
 import { runConcurrent } from './lib/stats.mjs';
 
-const args = process.argv.slice(2);
-const listAt = args.indexOf('--list');
-const tools = listAt < 0 ? 1 : Number(args[listAt + 1] ?? 1000);
-if (listAt >= 0) args.splice(listAt, 2);
+const argv = process.argv.slice(2);
+const flag = (name) => argv.indexOf(name);
+const toolsAt = flag('--tools');
+const tools = toolsAt >= 0 ? argv.splice(toolsAt, 2)[1] : '1';
+const listAt = flag('--list');
+const list = listAt >= 0 && argv.splice(listAt, 1).length > 0;
+const args = argv;
 if (args[0] === '--serve') {
   const control = await (await import(`./servers/${args[1]}.mjs`)).startHttp({ tools: Number(args[2] ?? 1) });
   process.on('SIGTERM', () => process.exit(0));
   process.stdout.write(`${control.port}\n`);
 } else {
-  const [system, era, calls = listAt < 0 ? '1000' : '200'] = args;
-  const what = listAt < 0 ? 'tools/call' : `tools/list at ${tools} tools`;
+  const [system, era, calls = '1000'] = args;
   if (!system || !['legacy', 'modern'].includes(era)) throw new Error('usage: <system> <legacy|modern> [calls]');
   const out = `${tmpdir()}/callgrind-${system}-${era}-${process.pid}.out`;
   const self = fileURLToPath(import.meta.url);
   const child = spawn(
     'valgrind',
-    [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${out}`,
-      'node',
-      self,
-      '--serve',
-      system,
-      `${tools}`,
-    ],
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, 'node', self, '--serve', system, tools],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
+  process.on('exit', () => child.kill('SIGKILL')); // no valgrind server left behind if this run fails
   let text = '';
   const port = await new Promise((resolve, reject) => {
     child.once('exit', () => reject(new Error(`${system} exited before it served (is valgrind installed?)`)));
@@ -55,17 +50,27 @@ if (args[0] === '--serve') {
   let driver = new HttpDriver(port, 4);
   const sessions = era === 'legacy' ? await Promise.all([1, 2, 3, 4].map(() => driver.openSession())) : [];
   let id = 100;
+  const method = list ? 'tools/list' : 'tools/call';
+  const body = (n) =>
+    list
+      ? era === 'legacy'
+        ? bodies.list(n)
+        : bodies.modernList(n)
+      : era === 'legacy'
+        ? bodies.call(n)
+        : bodies.modernCall(n);
+  const headers = (worker) =>
+    era === 'legacy' ? legacyHeaders(sessions[worker]) : modernHeaders(method, !list && 'echo');
+  // Under heavy load (load average 15+) runs ended with ECONNRESET on a keep-alive socket (likely closed by
+  // the valgrind-slowed server's 5 s idle timeout as the next request went out): such a request is sent again.
   const send = (worker) => {
-    if (listAt >= 0) {
-      return era === 'legacy'
-        ? driver.rpc(bodies.list(id++), legacyHeaders(sessions[worker]))
-        : driver.rpc(bodies.modernList(id++), modernHeaders('tools/list'));
-    }
-    return era === 'legacy'
-      ? driver.rpc(bodies.call(id++), legacyHeaders(sessions[worker]))
-      : driver.rpc(bodies.modernCall(id++), modernHeaders('tools/call', 'echo'));
+    const n = id++;
+    return driver.rpc(body(n), headers(worker)).catch((error) => {
+      if (error?.code !== 'ECONNRESET') throw error;
+      return driver.rpc(body(n), headers(worker));
+    });
   };
-  await runConcurrent(4, 400, send);
+  await runConcurrent(4, list ? 100 : 400, send);
   execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
   driver.close();
   driver = new HttpDriver(port, 4); // keep-alive sockets may have idled out while valgrind switched on
@@ -75,8 +80,10 @@ if (args[0] === '--serve') {
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
   const totals = readFileSync(out, 'utf8').match(/^totals: (\d+)/m);
-  rmSync(out, { force: true });
+  if (process.env.CALLGRIND_KEEP)
+    renameSync(out, process.env.CALLGRIND_KEEP); // for callgrind_annotate
+  else rmSync(out, { force: true });
   process.stdout.write(
-    `${system} ${era}: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per ${what}\n`,
+    `${system} ${era}, ${tools} tools: ${(Number(totals?.[1]) / Number(calls) / 1000).toFixed(0)} k instructions per ${method}\n`,
   );
 }
