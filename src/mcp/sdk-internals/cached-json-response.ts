@@ -100,8 +100,9 @@ export function answerCachedListsAsJson(server: Server): Server {
   if (!checkCachedJsonResponse()) return server;
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
-    await connect(transport);
+    // Before connect: the view wraps `send` there (well-formed Unicode first), so this sees what it would send.
     if (transport instanceof PerRequestHTTPServerTransport) answerListsFromCache(transport);
+    await connect(transport);
   };
   return server;
 }
