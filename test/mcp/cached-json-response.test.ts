@@ -8,6 +8,7 @@ import { HttpMcpServer, defineTool } from '../../src/index.js';
 import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../src/mcp/sdk-internals/cached-json-response.js';
 import { markSerializedOnce, responseArray } from '../../src/mcp/wire/serialized-once.js';
 import { silentLogger } from '../support/in-memory.js';
+import { countedTools } from '../support/counted-tools.js';
 
 const tools = Object.freeze([
   Object.freeze({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }),
@@ -55,19 +56,10 @@ describe('cached JSON answers on 2026-07-28 requests', () => {
   });
 
   it('splices the cached JSON: the list is serialized once for every request', async () => {
-    let reads = 0;
-    const counted = Object.freeze([
-      Object.freeze({
-        get name() {
-          reads += 1;
-          return 'counted';
-        },
-      }),
-    ]);
-    markSerializedOnce(counted);
+    const { tools: counted, reads } = countedTools();
     const answer = (id: number): JSONRPCMessage => ({ result: { tools: responseArray(counted) }, jsonrpc: '2.0', id });
     const bodies = [await (await answered(true, answer)).text(), await (await answered(true, answer)).text()];
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(bodies).toEqual(Array(2).fill('{"result":{"tools":[{"name":"counted"}]},"jsonrpc":"2.0","id":7}'));
   });
 

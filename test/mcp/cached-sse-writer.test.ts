@@ -7,6 +7,7 @@ import {
 } from '../../src/mcp/sdk-internals/cached-sse-writer.js';
 import { checkQuietCallKeepalive } from '../../src/mcp/sdk-internals/quiet-call-keepalive.js';
 import { markSerializedOnce, responseArray, serializedOnce } from '../../src/mcp/wire/serialized-once.js';
+import { countedTools } from '../support/counted-tools.js';
 
 type Writer = (
   controller: unknown,
@@ -51,21 +52,12 @@ describe('cached SSE writer (serialized-once tools/list)', () => {
   });
 
   it('writes a marked list from its cached JSON: the list is not serialized again', () => {
-    let reads = 0;
-    const counted = Object.freeze([
-      Object.freeze({
-        get name() {
-          reads += 1;
-          return 'counted';
-        },
-      }),
-    ]);
-    markSerializedOnce(counted);
+    const { tools: counted, reads } = countedTools();
     const ours = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     useCachedSseWriter(ours);
     const first = frame(ours, { result: { tools: counted }, jsonrpc: '2.0', id: 1 });
     const second = frame(ours, { result: { tools: counted }, jsonrpc: '2.0', id: 2 });
-    expect(reads).toBe(1);
+    expect(reads()).toBe(1);
     expect(first).toBe('event: message\ndata: {"result":{"tools":[{"name":"counted"}]},"jsonrpc":"2.0","id":1}\n\n');
     expect(second).toContain('"id":2}');
   });

@@ -8,20 +8,10 @@ import { InvalidOptionsError } from '../../src/errors.js';
 import { toFetchHandler, FetchMcpServer } from '../../src/mcp/fetch-server.js';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { connectInMemory } from '../../src/testing/connect-in-memory.js';
+import { refusal } from '../support/option-refusal.js';
 
 const INFO = { name: 'auth-options-test', version: '1.0.0' };
 const ISSUER = 'https://as.example.com/realms/mcp';
-
-function refusal(make: () => unknown): InvalidOptionsError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionsError);
-    expect((error as InvalidOptionsError).code).toBe('INVALID_OPTIONS');
-    return error as InvalidOptionsError;
-  }
-  throw new Error('no error was thrown');
-}
 
 describe('the authorization option', () => {
   const http = (authorization: unknown) => () => new HttpMcpServer(INFO, { authorization: authorization as never });

@@ -1,23 +1,13 @@
 // Unknown or misspelled options are refused where they are given, naming the option (and a
 // near spelling), on every options object the app API takes.
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionsError } from '../../src/errors.js';
 import { DocumentStore } from '../../src/documents/document-store.js';
 import { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { StdioMcpServer } from '../../src/mcp/stdio-server.js';
 import { defineTool } from '../../src/registry/tool.js';
+import { refusal } from '../support/option-refusal.js';
 
 const INFO = { name: 'options-test', version: '1.0.0' };
-
-function refusal(make: () => unknown): InvalidOptionsError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionsError);
-    return error as InvalidOptionsError;
-  }
-  throw new Error('no error was thrown');
-}
 
 describe('unknown options', () => {
   it('HttpMcpServer names a foreign option and lists the known ones', () => {

@@ -12,19 +12,9 @@ import { auditLog } from '../../src/middleware/audit-log.js';
 import { rateLimit } from '../../src/middleware/rate-limit.js';
 import { responseCache } from '../../src/middleware/response-cache.js';
 import { createCluster } from '../../src/cluster/create-cluster.js';
+import { refusal } from '../support/option-refusal.js';
 
 const INFO = { name: 'values-test', version: '1.0.0' };
-
-function refusal(make: () => unknown): InvalidOptionsError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidOptionsError);
-    expect((error as InvalidOptionsError).code).toBe('INVALID_OPTIONS');
-    return error as InvalidOptionsError;
-  }
-  throw new Error('no error was thrown');
-}
 
 describe('server info (first constructor argument)', () => {
   it('needs a name: {} is refused at construction, not with a TypeError later', () => {
