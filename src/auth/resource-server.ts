@@ -12,6 +12,27 @@ export interface BearerRequest {
   readonly authorization?: string;
   /** The request target (path and query), to refuse tokens sent in the query string. */
   readonly url?: string;
+  /**
+   * The connection the request came on (a keep-alive socket), if any: a connection that sends the
+   * header of its previous accepted request again is answered from that request's check.
+   */
+  readonly connection?: object;
+}
+
+/** The last request a connection got accepted: its header, resource and scopes, and the answer. */
+interface AcceptedOnConnection {
+  readonly header: string;
+  readonly resource: string;
+  readonly requiredScopes: readonly string[];
+  readonly auth: AuthInfo;
+  /** The remembered token's trust end (ms since the epoch). */
+  readonly until: number;
+}
+
+/** The `AuthInfo` of one remembered token for one resource, shared by its requests (frozen). */
+interface SharedAuthInfo {
+  readonly resource: string;
+  readonly auth: AuthInfo;
 }
 
 /** The bearer scheme with exactly one token68 (RFC 6750 section 2.1). */
@@ -27,6 +48,10 @@ export class ResourceServer {
   readonly options: ResolvedAuthorization;
   readonly #verifier: TokenVerifier;
   readonly #serverName: string;
+  /** Per connection: its last accepted request (dropped with the connection). */
+  readonly #lastAccepted = new WeakMap<object, AcceptedOnConnection>();
+  /** Per remembered token's claims: its `AuthInfo`, built once (dropped with the claims). */
+  readonly #authInfos = new WeakMap<object, SharedAuthInfo>();
 
   /**
    * @throws InvalidOptionsError on bad {@link AuthorizationOptions} (see `resolveAuthorization`).
@@ -45,6 +70,49 @@ export class ResourceServer {
   /** The RFC 9728 metadata document of `resource`. */
   metadata(resource: string): Record<string, unknown> {
     return protectedResourceMetadata(this.options, resource, this.#serverName);
+  }
+
+  /**
+   * The answer of {@link authenticate} for a request whose token was verified lately and that has
+   * every scope of `requiredScopes`, without waiting: its `AuthInfo` (shared by the token's
+   * requests, so frozen). Undefined for anything else (no or a new token, a query string, a
+   * missing scope, an app's `verifyToken`): {@link authenticate} then decides, and explains a refusal.
+   */
+  accepted(
+    request: BearerRequest,
+    resource: string,
+    requiredScopes: readonly string[] = this.options.requiredScopes,
+  ): AuthInfo | undefined {
+    const header = request.authorization;
+    if (!header || request.url?.includes('?')) return undefined;
+    const last = request.connection && this.#lastAccepted.get(request.connection);
+    // The same header string as the connection's last accepted request: no parsing, no cache lookup.
+    if (
+      last &&
+      last.header === header &&
+      last.resource === resource &&
+      last.requiredScopes === requiredScopes &&
+      Date.now() < last.until
+    ) {
+      return last.auth;
+    }
+    const token = BEARER.exec(header)?.[1];
+    const remembered = token && this.#verifier.remembered(token, resource);
+    if (!remembered) return undefined;
+    const auth = this.#sharedAuthInfo(token, remembered.payload, resource);
+    if (missingScopes(requiredScopes, auth).length > 0) return undefined;
+    if (request.connection) {
+      this.#lastAccepted.set(request.connection, { header, resource, requiredScopes, auth, until: remembered.until });
+    }
+    return auth;
+  }
+
+  #sharedAuthInfo(token: string, claims: Record<string, unknown>, resource: string): AuthInfo {
+    const shared = this.#authInfos.get(claims);
+    if (shared?.resource === resource) return shared.auth;
+    const auth = deepFreezeAuthInfo(authInfoOf(token, claims, resource));
+    this.#authInfos.set(claims, { resource, auth });
+    return auth;
   }
 
   /**
@@ -96,7 +164,10 @@ export class ResourceServer {
         challenge: challenge({ error: 'invalid_token', description: error.message }),
       });
     }
-    const auth = authInfoOf(token, claims, resource);
+    // A remembered token's claims come back as the same object: its AuthInfo is built once.
+    const auth = this.#verifier.remembered(token, resource)
+      ? this.#sharedAuthInfo(token, claims, resource)
+      : authInfoOf(token, claims, resource);
     const missing = missingScopes(requiredScopes, auth);
     if (missing.length > 0) throw this.insufficientScope(resource, missing, auth);
     return auth;
@@ -120,4 +191,17 @@ export class ResourceServer {
       }),
     });
   }
+}
+
+/** Freezes what a shared `AuthInfo` holds, so one request's tool cannot change another's. */
+function deepFreezeAuthInfo(auth: AuthInfo): AuthInfo {
+  const principal = auth.extra?.principal as { scopes?: readonly string[]; claims?: object } | undefined;
+  if (principal) {
+    Object.freeze(principal.scopes);
+    Object.freeze(principal.claims);
+    Object.freeze(principal);
+  }
+  Object.freeze(auth.extra);
+  Object.freeze(auth.scopes);
+  return Object.freeze(auth);
 }

@@ -46,10 +46,12 @@ function reasonOf({ errors }: typeof Jose, error: unknown): string {
 }
 
 /** A verified JWT, remembered for its next requests. */
-interface RememberedJwt {
+export interface RememberedJwt {
   readonly token: string;
   readonly audience: string;
   readonly payload: JWTPayload;
+  /** When it stops being trusted without a new signature check (ms since the epoch). */
+  readonly until: number;
 }
 
 /**
@@ -91,15 +93,28 @@ export class TokenVerifier {
    */
   async verify(token: string, audience: string): Promise<Record<string, unknown>> {
     if (this.#options.verifyToken) return this.#verifyCustom(token, audience);
-    const cached = this.#verified?.get(rememberedKey(token));
-    // The key is only the signature: the whole token and the audience must match too.
-    if (cached !== undefined && cached.token === token && cached.audience === audience) return cached.payload;
+    const cached = this.remembered(token, audience);
+    if (cached !== undefined) return cached.payload;
     const lib = await loadJose();
     // lru-cache loads with jose, on the first token: a server without authorization never loads either.
     this.#verified ??= new (await import('lru-cache')).LRUCache({ max: VERIFIED_JWT_MAX, ttlAutopurge: false });
     if (isJws(lib, token)) return this.#verifyJwt(lib, token, audience);
     if (this.#options.introspection) return this.#introspect(token, audience);
     throw new TokenRefusal('the access token is not a JWT and introspection is not configured');
+  }
+
+  /**
+   * The JWT `token` verified for `audience` lately and still trusted, without waiting; undefined
+   * when it was not (then {@link verify} checks it) or when the app verifies tokens itself.
+   */
+  remembered(token: string, audience: string): RememberedJwt | undefined {
+    if (this.#options.verifyToken) return undefined;
+    const cached = this.#verified?.get(rememberedKey(token));
+    // The key is only the signature: the whole token and the audience must match too. `until` is
+    // wall-clock time, like `exp` (the cache's own TTL runs on the monotonic clock).
+    return cached !== undefined && cached.token === token && cached.audience === audience && Date.now() < cached.until
+      ? cached
+      : undefined;
   }
 
   async #verifyJwt(lib: typeof Jose, token: string, audience: string): Promise<JWTPayload> {
@@ -115,7 +130,8 @@ export class TokenVerifier {
       });
       const untilExpiry = ((payload.exp as number) + this.#options.clockToleranceSec) * 1000 - Date.now();
       const ttl = Math.floor(Math.min(VERIFIED_JWT_TTL_MS, untilExpiry));
-      if (ttl > 0) this.#verified?.set(rememberedKey(token), { token, audience, payload }, { ttl });
+      if (ttl > 0)
+        this.#verified?.set(rememberedKey(token), { token, audience, payload, until: Date.now() + ttl }, { ttl });
       return payload;
     } catch (error) {
       if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) {

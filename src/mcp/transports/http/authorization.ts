@@ -24,7 +24,14 @@ export function mountResourceMetadata(
   for (const path of paths) app.get(path, route).options(path, route);
 }
 
-/** The `authenticate` hook of a resource server: the bearer token of every request, verified for `resource()`. */
+/**
+ * The `authenticate` hook of a resource server: the bearer token of every request, verified for
+ * `resource()`; a token verified lately is accepted without a promise (see `ResourceServer.accepted`).
+ */
 export function resourceServerHook(resourceServer: ResourceServer, resource: () => string): AuthenticateHook {
-  return (req) => resourceServer.authenticate({ authorization: req.headers.authorization, url: req.url }, resource());
+  return (req) => {
+    const request = { authorization: req.headers.authorization, url: req.url, connection: req.socket };
+    const endpoint = resource();
+    return resourceServer.accepted(request, endpoint) ?? resourceServer.authenticate(request, endpoint);
+  };
 }

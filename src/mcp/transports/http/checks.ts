@@ -90,31 +90,50 @@ export interface AuthSettings {
   logger: Logger;
 }
 
+/** What an `authenticate` hook decided: the caller's auth info, or the answer refusing it. */
+export type AuthOutcome = { auth: AuthInfo } | { refusal: HttpRefusal };
+
 /**
  * Runs an `authenticate` hook: its auth info, or the refusal. `undefined`/`null` or a throw is 401 with
  * `WWW-Authenticate`: an `AuthenticationError` chooses status, challenge and message; the SDK's
  * `OAuthError` (`invalid_token` 401, `insufficient_scope` 403) gets the SDK's bearer challenge; the
- * messages of other errors are not sent to the client.
+ * messages of other errors are not sent to the client. A hook that answers without a promise (a
+ * remembered token) is decided without one.
  */
-export async function authenticateWith(
+export function authenticateWith(
   run: () => AuthInfo | undefined | null | Promise<AuthInfo | undefined | null>,
   settings: AuthSettings,
-): Promise<{ auth: AuthInfo } | { refusal: HttpRefusal }> {
-  let refusal: AuthenticationError;
+): AuthOutcome | Promise<AuthOutcome> {
+  let answer: ReturnType<typeof run>;
   try {
-    const auth = await run();
-    if (auth) return { auth };
-    refusal = new AuthenticationError('Unauthorized: authentication required');
+    answer = run();
   } catch (error) {
-    settings.logger.debug({ err: error }, 'authenticate() refused a request');
-    refusal = refusalOf(error, settings.resourceMetadataUrl);
+    return refused(error, settings);
   }
+  if (!(answer instanceof Promise)) return decided(answer, settings);
+  return answer.then(
+    (auth) => decided(auth, settings),
+    (error: unknown) => refused(error, settings),
+  );
+}
+
+function decided(auth: AuthInfo | undefined | null, settings: AuthSettings): AuthOutcome {
+  if (auth) return { auth };
+  return refusalAnswer(new AuthenticationError('Unauthorized: authentication required'), settings.defaultChallenge);
+}
+
+function refused(error: unknown, settings: AuthSettings): AuthOutcome {
+  settings.logger.debug({ err: error }, 'authenticate() refused a request');
+  return refusalAnswer(refusalOf(error, settings.resourceMetadataUrl), settings.defaultChallenge);
+}
+
+function refusalAnswer(refusal: AuthenticationError, defaultChallenge: string): AuthOutcome {
   return {
     refusal: {
       status: refusal.status,
       code: HttpRpcError.SERVER_ERROR,
       message: refusal.message,
-      headers: { 'WWW-Authenticate': refusal.challenge ?? settings.defaultChallenge },
+      headers: { 'WWW-Authenticate': refusal.challenge ?? defaultChallenge },
     },
   };
 }
@@ -200,14 +219,16 @@ export function scopeRefusal(
   auth: AuthInfo | undefined,
   requiredOf: RequiredScopesOf,
 ): HttpRefusal | undefined {
-  const messages = Array.isArray(body) ? body : [body];
-  const missing = new Set<string>();
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  let missing: Set<string> | undefined; // made for a refusal only: most requests name no scoped item
   for (const message of messages) {
     if (!isPlainObject(message) || typeof message.method !== 'string') continue;
     const params = isPlainObject(message.params) ? message.params : {};
-    for (const scope of missingScopes(requiredOf(message.method, params), auth)) missing.add(scope);
+    const required = requiredOf(message.method, params);
+    if (!required || required.length === 0) continue;
+    for (const scope of missingScopes(required, auth)) (missing ??= new Set()).add(scope);
   }
-  if (missing.size === 0) return undefined;
+  if (!missing) return undefined;
   const refusal = resourceServer.insufficientScope(resource, [...missing], auth);
   return {
     status: 403,

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { CorsOptions } from 'cors';
 import type { RequestHandler } from 'express';
-import { authenticateWith, hostOriginRefusal, methodRefusal } from './checks.js';
+import { authenticateWith, hostOriginRefusal, methodRefusal, type AuthOutcome } from './checks.js';
 import { lazyRequire } from '../../../lazy-module.js';
 import type { Logger } from '../../../logger.js';
 import type { AuthenticateHook } from './options.js';
@@ -82,11 +82,15 @@ export function authGuard(
   logger: Logger,
 ): RequestHandler {
   const settings = { defaultChallenge, resourceMetadataUrl, logger };
-  return async (req, res, next) => {
+  return (req, res, next) => {
     if (req.method === 'OPTIONS') return next();
-    const outcome = await authenticateWith(() => authenticate(req), settings);
-    if ('refusal' in outcome) return sendHttpRefusal(res, outcome.refusal);
-    (req as AuthedRequest).auth = outcome.auth;
-    next();
+    const decide = (outcome: AuthOutcome) => {
+      if ('refusal' in outcome) return sendHttpRefusal(res, outcome.refusal);
+      (req as AuthedRequest).auth = outcome.auth;
+      next();
+    };
+    const outcome = authenticateWith(() => authenticate(req), settings);
+    // A remembered token is decided now; express 5 routes a rejected promise to its error handler.
+    return outcome instanceof Promise ? outcome.then(decide) : decide(outcome);
   };
 }
