@@ -13,7 +13,8 @@ import {
 
 /**
  * Who is calling, as a verified access token says: the `sub`, the OAuth client, the granted
- * scopes and every claim. Tools and prompts read it with {@link principalOf} from
+ * scopes and every claim (frozen when the resource server made it: one token's requests share it).
+ * Tools and prompts read it with {@link principalOf} from
  * `context.authInfo` (the resource server stores it in `authInfo.extra.principal`).
  */
 export interface Principal {
