@@ -4,6 +4,7 @@ import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
+import { checkQuietClose } from './quiet-close.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
@@ -126,6 +127,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._requestHandlers (a Map read with get/has), setRequestHandler, removeRequestHandler',
       handlers instanceof Map,
       'Protocol has no _requestHandlers map: every handler is installed when the view is made',
+    ),
+    report(
+      'quiet-close',
+      'Protocol._onclose, _responseHandlers, _requestHandlerAbortControllers',
+      checkQuietClose(),
+      'Protocol has no _onclose or changed its pending-request tables: every close captures a stack trace',
     ),
     report(
       'upstream-client',

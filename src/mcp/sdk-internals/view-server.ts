@@ -17,6 +17,7 @@ import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDe
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens } from './listen-admission.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
+import { checkQuietClose, closeQuietly } from './quiet-close.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -96,7 +97,9 @@ export interface ViewServerOptions extends ServerOptions {
  * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
  * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check, and handlers are installed on
- * the first request for their method (`deferred-handlers.ts`, the private `_requestHandlers` map).
+ * the first request for their method (`deferred-handlers.ts`, the private `_requestHandlers` map);
+ * a view with nothing pending closes without a stack trace for the SDK's unused `ConnectionClosed`
+ * error (`quiet-close.ts`, the private `_onclose`).
  */
 export class ViewServer extends Server {
   #initialized = false;
@@ -212,3 +215,11 @@ Object.assign(ViewServer.prototype, {
     removeRequestHandlerDeferred(this, method);
   },
 });
+// A view with nothing pending closes without the SDK's unused error's stack trace (`quiet-close.ts`).
+if (checkQuietClose()) {
+  Object.assign(ViewServer.prototype, {
+    _onclose(this: ViewServer) {
+      closeQuietly(this);
+    },
+  });
+}
