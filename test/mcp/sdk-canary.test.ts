@@ -22,6 +22,7 @@ describe('SDK upgrade canary', () => {
       'cached-json-response',
       'transport-streams',
       'deferred-handlers',
+      'stable-context',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

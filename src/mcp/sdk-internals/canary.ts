@@ -4,6 +4,7 @@ import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
+import { contextSlotKeys } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
@@ -126,6 +127,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._requestHandlers (a Map read with get/has), setRequestHandler, removeRequestHandler',
       handlers instanceof Map,
       'Protocol has no _requestHandlers map: every handler is installed when the view is made',
+    ),
+    report(
+      'stable-context',
+      'Server.buildContext (protected hook) appending keys to a spread of ctx.mcpReq',
+      contextSlotKeys().length > 0,
+      "buildContext adds no keys after mcpReq's own: the context is built the SDK's way (a new hidden class per request on Node 20)",
     ),
     report(
       'upstream-client',

@@ -2,9 +2,11 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type BaseContext,
   type CallToolResult,
   type Implementation,
   type JSONRPCRequest,
+  type MessageExtraInfo,
   type ResourceUpdatedNotification,
   type Result,
   type ServerContext,
@@ -16,6 +18,7 @@ import { wellFormed } from '../wire/well-formed.js';
 import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDeferred } from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens } from './listen-admission.js';
+import { withContextSlots } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -93,7 +96,8 @@ export interface ViewServerOptions extends ServerOptions {
  *   and on a 2026-07-28 stdio connection `subscriptions/listen` acknowledgements that list only
  *   URIs it may read (`listen-admission.ts`).
  *
- * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
+ * SDK parts used: the protected `_wrapHandler` and `buildContext` hooks (declared in its typings; the
+ * context is built on stable hidden classes, `stable-context.ts`), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
  * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check, and handlers are installed on
  * the first request for their method (`deferred-handlers.ts`, the private `_requestHandlers` map).
@@ -128,6 +132,11 @@ export class ViewServer extends Server {
     const wants = this.wantsResourceUpdate;
     if (wants && !wants(params.uri, servesModernEra(this))) return;
     return super.sendResourceUpdated(params);
+  }
+
+  /** The SDK's handler context, built on stable hidden classes (`stable-context.ts`: same keys, order and values). */
+  protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
+    return super.buildContext(withContextSlots(ctx), transportInfo);
   }
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
