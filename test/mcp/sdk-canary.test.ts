@@ -23,6 +23,8 @@ describe('SDK upgrade canary', () => {
       'transport-streams',
       'deferred-handlers',
       'stable-context',
+      'tools-call-wrapper',
+      'plain-result-copy',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

@@ -15,11 +15,17 @@ import {
 } from '@modelcontextprotocol/server';
 import { invalidParamsError } from '../wire/invalid-params.js';
 import { wellFormed } from '../wire/well-formed.js';
-import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDeferred } from './deferred-handlers.js';
+import {
+  deferRequestHandlers,
+  registeringHandler,
+  removeRequestHandlerDeferred,
+  setRequestHandlerDeferred,
+} from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
+import { toolsCallWrapperApplies, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -62,6 +68,11 @@ export function taskAnswer(result: Result): CallToolResult {
 /** Carries a task handle out of the SDK's wrapper; not an `Error`, so no stack trace is captured per call. */
 class TaskAnswerEscape {
   constructor(readonly result: Result) {}
+}
+
+/** Throws a task handle past the `CallToolResult` check (caught again by the view's wrapper). */
+function escapeTaskAnswer(result: Result): void {
+  if (taskAnswers.has(result)) throw new TaskAnswerEscape(result);
 }
 
 /** What a view adds to the SDK's `ServerOptions`; each part is a value the view holds, not a subclass. */
@@ -140,13 +151,29 @@ export class ViewServer extends Server {
   }
 
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const registered = method === 'tools/call' ? registeringHandler() : undefined;
+    if (registered && toolsCallWrapperApplies(this)) {
+      // The SDK's tools/call wrapper with the request parsed once (`tools-call-wrapper.ts`).
+      if (!this.viewTasks) return ViewServer.#refined(this, method, wrapToolsCall(this, registered));
+      const refine = refinerFor(method);
+      const settle = (error: unknown): Result => (error instanceof TaskAnswerEscape ? error.result : refine(error));
+      const wrapped = wrapToolsCall(this, registered, escapeTaskAnswer);
+      // Not async: one promise reaction per request instead of an async frame (hot path, W2).
+      return (request, ctx) => {
+        try {
+          return wrapped(request, ctx).then(undefined, settle);
+        } catch (error) {
+          return Promise.resolve(settle(error));
+        }
+      };
+    }
     if (method === 'tools/call' && this.viewTasks) {
       const inner = ViewServer.#refined(
         this,
         method,
         super._wrapHandler(method, async (request, ctx) => {
           const result = await handler(request, ctx);
-          if (taskAnswers.has(result)) throw new TaskAnswerEscape(result);
+          escapeTaskAnswer(result);
           return result;
         }),
       );
