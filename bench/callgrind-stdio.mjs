@@ -2,14 +2,14 @@
 // bench/servers/ under `valgrind --tool=callgrind`, counting switched on after the warm-up, so the
 // figure is repeatable on a loaded machine where CPU time is not. Needs valgrind.
 //
-//   node bench/callgrind-stdio.mjs <system> [calls=2000]          e.g. ours, raw-v2
+//   node bench/callgrind-stdio.mjs <system> [calls=2000]          floor, raw-v1, raw-v2, ours, ...
 //
 // MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
 // CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
 // CALLGRIND_WARMUP=<n> sets the calls made before counting starts (default 1000). Under valgrind V8's
 // optimizing compiler thread runs late: after 1,000 calls about half of a 2,000-call window is still
 // TurboFan compiling the hot path (a fixed cost, the same for every call count), which a warm-up of
-// 5,000 leaves out (docs/performance.md, "W2, fourth round": both figures).
+// 5,000 leaves out (docs/performance.md, "stdio per tools/call, fourth round": both figures).
 // (With --serve <system> it is the server itself, on its stdin/stdout.)
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
