@@ -2,10 +2,14 @@
 // bench/servers/ under `valgrind --tool=callgrind`, counting switched on after the warm-up, so the
 // figure is repeatable on a loaded machine where CPU time is not. Needs valgrind.
 //
-//   node bench/callgrind-stdio.mjs <system> [calls=2000]          e.g. ours, raw-v2
+//   node bench/callgrind-stdio.mjs <system> [calls=2000]          floor, raw-v1, raw-v2, ours, ...
 //
 // MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
 // CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
+// CALLGRIND_WARMUP=<n> sets the calls made before counting starts (default 1000). Under valgrind V8's
+// optimizing compiler thread runs late: after 1,000 calls about half of a 2,000-call window is still
+// TurboFan compiling the hot path (a fixed cost, the same for every call count), which a warm-up of
+// 5,000 leaves out (docs/performance.md, "stdio per tools/call, fourth round": both figures).
 // (With --serve <system> it is the server itself, on its stdin/stdout.)
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -32,7 +36,8 @@ if (args[0] === '--serve') {
   const guard = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000); // bounded, whatever happens
   const driver = new StdioDriver(child);
   await driver.initialize();
-  for (let i = 0; i < 1000; i += 1) await driver.call();
+  const warmup = Number(process.env.CALLGRIND_WARMUP ?? 1000);
+  for (let i = 0; i < warmup; i += 1) await driver.call();
   execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
   for (let i = 0; i < Number(calls); i += 1) await driver.call();
   execFileSync('callgrind_control', ['-i', 'off', String(child.pid)], { stdio: 'ignore' });

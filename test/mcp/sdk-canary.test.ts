@@ -23,6 +23,9 @@ describe('SDK upgrade canary', () => {
       'transport-streams',
       'deferred-handlers',
       'quiet-close',
+      'stable-context',
+      'tools-call-wrapper',
+      'plain-result-copy',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

@@ -5,7 +5,9 @@ import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
+import { contextSlotKeys } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
+import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
 /** One shortcut into SDK internals and whether the installed SDK still allows it. */
@@ -76,8 +78,8 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   };
   const streams = probe._streamMapping;
   const client = await upstreamClientShortcuts();
-  const handlers = (new Server({ name: 'canary', version: '0' }) as unknown as { _requestHandlers?: unknown })
-    ._requestHandlers;
+  const canaryServer = new Server({ name: 'canary', version: '0' });
+  const handlers = (canaryServer as unknown as { _requestHandlers?: unknown })._requestHandlers;
   return [
     report(
       'view-server',
@@ -133,6 +135,24 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._onclose, _responseHandlers, _requestHandlerAbortControllers',
       checkQuietClose(),
       'Protocol has no _onclose or changed its pending-request tables: every close captures a stack trace',
+    ),
+    report(
+      'stable-context',
+      'Server.buildContext (protected hook) appending keys to a spread of ctx.mcpReq',
+      contextSlotKeys().length > 0,
+      "buildContext adds no keys after mcpReq's own: the context is built the SDK's way (a new hidden class per request on Node 20)",
+    ),
+    report(
+      'tools-call-wrapper',
+      'Protocol._negotiatedWireCodec (validateRequest/validateResult), Server._invokeInputRequiredCapableHandler',
+      toolsCallWrapperApplies(canaryServer),
+      'Server has no _negotiatedWireCodec/_invokeInputRequiredCapableHandler: tools/call requests are parsed twice (the SDK wrapper)',
+    ),
+    report(
+      'plain-result-copy',
+      "the 2025-11-25 codec's CallToolResult copy of a text-only result",
+      plainResultCopyApplies(canaryServer),
+      'the codec copies a text-only result differently: every result goes through its schema',
     ),
     report(
       'upstream-client',

@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/server';
+import { Server, type ServerContext } from '@modelcontextprotocol/server';
 
 type Register = (this: Server, method: string, ...rest: unknown[]) => void;
 
@@ -7,6 +7,32 @@ const sdkRemoveRequestHandler = Server.prototype.removeRequestHandler as unknown
   this: Server,
   method: string,
 ) => void;
+
+/** The arguments (after the method) of the registration the SDK's `setRequestHandler` is running now. */
+let registering: unknown[] | undefined;
+
+/** Runs the SDK's own `setRequestHandler`, with its arguments readable through {@link registeringHandler} meanwhile. */
+function install(server: Server, method: string, args: unknown[]): void {
+  const outer = registering;
+  registering = args;
+  try {
+    sdkSetRequestHandler.call(server, method, ...args);
+  } finally {
+    registering = outer;
+  }
+}
+
+/**
+ * While the SDK's `setRequestHandler` runs for a view (it calls the view's `_wrapHandler` before it
+ * returns), the handler of a handler-only registration: the function the view registered, which the
+ * SDK's closure handed to `_wrapHandler` calls after parsing the request. Undefined otherwise.
+ */
+export function registeringHandler(): ((request: unknown, ctx: ServerContext) => unknown) | undefined {
+  const args = registering;
+  return args?.length === 1 && typeof args[0] === 'function'
+    ? (args[0] as (request: unknown, ctx: ServerContext) => unknown)
+    : undefined;
+}
 
 /**
  * Spec methods whose handler a view may install on the first request for them; any other method
@@ -63,7 +89,7 @@ class DeferredHandlerTable extends Map<string, unknown> {
     const args = this.pending.get(method);
     if (!args) return;
     this.pending.delete(method);
-    sdkSetRequestHandler.call(this.server, method, ...args);
+    install(this.server, method, args);
   }
 }
 
@@ -110,7 +136,7 @@ export function setRequestHandlerDeferred(server: Server, method: string, rest: 
     parts._customSchemaRequestMethods instanceof Set;
   if (!table || !DEFERRABLE.has(method) || !(handlerOnly || withSchemas)) {
     table?.pending.delete(method);
-    sdkSetRequestHandler.call(server, method, ...rest);
+    install(server, method, rest);
     return;
   }
   parts.assertRequestHandlerCapability(method);

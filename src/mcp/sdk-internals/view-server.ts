@@ -2,9 +2,11 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  type BaseContext,
   type CallToolResult,
   type Implementation,
   type JSONRPCRequest,
+  type MessageExtraInfo,
   type ResourceUpdatedNotification,
   type Result,
   type ServerContext,
@@ -13,11 +15,18 @@ import {
 } from '@modelcontextprotocol/server';
 import { invalidParamsError } from '../wire/invalid-params.js';
 import { wellFormed } from '../wire/well-formed.js';
-import { deferRequestHandlers, removeRequestHandlerDeferred, setRequestHandlerDeferred } from './deferred-handlers.js';
+import {
+  deferRequestHandlers,
+  registeringHandler,
+  removeRequestHandlerDeferred,
+  setRequestHandlerDeferred,
+} from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens } from './listen-admission.js';
+import { withContextSlots } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 import { checkQuietClose, closeQuietly } from './quiet-close.js';
+import { toolsCallWrapperApplies, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -62,6 +71,11 @@ class TaskAnswerEscape {
   constructor(readonly result: Result) {}
 }
 
+/** Throws a task handle past the `CallToolResult` check (caught again by the view's wrapper). */
+function escapeTaskAnswer(result: Result): void {
+  if (taskAnswers.has(result)) throw new TaskAnswerEscape(result);
+}
+
 /** What a view adds to the SDK's `ServerOptions`; each part is a value the view holds, not a subclass. */
 export interface ViewServerOptions extends ServerOptions {
   /**
@@ -94,7 +108,8 @@ export interface ViewServerOptions extends ServerOptions {
  *   and on a 2026-07-28 stdio connection `subscriptions/listen` acknowledgements that list only
  *   URIs it may read (`listen-admission.ts`).
  *
- * SDK parts used: the protected `_wrapHandler` hook (declared in its typings), `getCapabilities`,
+ * SDK parts used: the protected `_wrapHandler` and `buildContext` hooks (declared in its typings; the
+ * context is built on stable hidden classes, `stable-context.ts`), `getCapabilities`,
  * `sendResourceUpdated`, `connect`; the dispatch shortcuts in `connect` use private parts
  * (`direct-dispatch.ts`, `stdio-channel.ts`), each with a self-check, and handlers are installed on
  * the first request for their method (`deferred-handlers.ts`, the private `_requestHandlers` map);
@@ -133,14 +148,35 @@ export class ViewServer extends Server {
     return super.sendResourceUpdated(params);
   }
 
+  /** The SDK's handler context, built on stable hidden classes (`stable-context.ts`: same keys, order and values). */
+  protected override buildContext(ctx: BaseContext, transportInfo?: MessageExtraInfo): ServerContext {
+    return super.buildContext(withContextSlots(ctx), transportInfo);
+  }
+
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    const registered = method === 'tools/call' ? registeringHandler() : undefined;
+    if (registered && toolsCallWrapperApplies(this)) {
+      // The SDK's tools/call wrapper with the request parsed once (`tools-call-wrapper.ts`).
+      if (!this.viewTasks) return ViewServer.#refined(this, method, wrapToolsCall(this, registered));
+      const refine = refinerFor(method);
+      const settle = (error: unknown): Result => (error instanceof TaskAnswerEscape ? error.result : refine(error));
+      const wrapped = wrapToolsCall(this, registered, escapeTaskAnswer);
+      // Not async: one promise reaction per request instead of an async frame (hot path, W2).
+      return (request, ctx) => {
+        try {
+          return wrapped(request, ctx).then(undefined, settle);
+        } catch (error) {
+          return Promise.resolve(settle(error));
+        }
+      };
+    }
     if (method === 'tools/call' && this.viewTasks) {
       const inner = ViewServer.#refined(
         this,
         method,
         super._wrapHandler(method, async (request, ctx) => {
           const result = await handler(request, ctx);
-          if (taskAnswers.has(result)) throw new TaskAnswerEscape(result);
+          escapeTaskAnswer(result);
           return result;
         }),
       );
