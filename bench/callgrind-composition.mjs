@@ -10,6 +10,8 @@
 // "local" is its share that is the v2 client plus our request pipeline, the same for any tool.
 //
 //   npm run build && node bench/callgrind-composition.mjs [direct,local,forwarded] [short=200] [long=700]
+// (KEEP_CALLGRIND=1 keeps both profiles of each mode: `node bench/callgrind-split.mjs 1 <short> <long>`
+// gives each one's compiler, GC and the rest; the rest's difference / (long - short) repeats best.)
 // (With --run <mode> <calls> it is the measured process itself.)
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -80,7 +82,9 @@ if (args[0] === '--run') {
       },
     );
     const total = Number(readFileSync(out, 'utf8').match(/^totals: (\d+)/m)?.[1]);
-    rmSync(out, { force: true });
+    // KEEP_CALLGRIND=1 keeps the profiles for bench/callgrind-split.mjs (compiler and GC apart from the rest).
+    if (process.env.KEEP_CALLGRIND) console.error(`kept ${out}`);
+    else rmSync(out, { force: true });
     return total;
   };
   const perCall = {};

@@ -3,7 +3,9 @@
 //  1. tools/call latency: the client calls a stdio upstream directly, and the same tool forwarded by
 //     a gateway (an in-process server, reached over the in-memory transport) to the same kind of
 //     upstream, taking turns call by call. Median and p95 in ms; the issue's target is forwarded <= 1.3x
-//     direct. A third path, the same tool local to an in-process server, is the hop's own cost.
+//     direct. A third path, the same tool local to an in-process server, is the hop's own cost; the
+//     last two call the upstream directly on the era the gateway negotiates, the second of them with the
+//     gateway's own request (its capabilities, log level and progress token): forwarded >= that + the hop.
 //  2. tools/list: a gateway with U upstreams of T tools each against one server with the same U*T
 //     tools registered locally; median ms per full listing; target forwarded <= 1.2x local.
 //
@@ -72,6 +74,14 @@ const directModern = new Client(
   { versionNegotiation: { mode: 'auto' } },
 );
 await directModern.connect(new StdioClientTransport({ command: process.execPath, args: [MANY, '1'] }));
+// ... and as the gateway asks on that era: declaring the elicitation and sampling it relays, asking for
+// every log message and for progress (src/composition/upstream.ts). forwarded >= this + the hop.
+const directAsGateway = new Client(
+  { name: 'bench-direct-as-gateway', version: '1' },
+  { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} }, sampling: {} } },
+);
+await directAsGateway.connect(new StdioClientTransport({ command: process.execPath, args: [MANY, '1'] }));
+const gatewayMeta = (i) => ({ 'io.modelcontextprotocol/logLevel': 'debug', progressToken: `fwd-${i}` });
 const gateway = new StdioMcpServer({ name: 'bench-gateway', version: '1' }, { logger: quietLogger });
 const one = gateway.addUpstream(upstreamConfig('up', 1));
 await one.whenConnected();
@@ -79,13 +89,20 @@ const viaGateway = await connectInMemory(gateway);
 const localOne = new StdioMcpServer({ name: 'bench-local-one', version: '1' }, { logger: quietLogger });
 localOne.registerTool(echoTool('up_t0', 0));
 const viaLocal = await connectInMemory(localOne);
-const [directMs, forwardedMs, localCallMs, directModernMs] = await interleaved(CALLS, [
+const [directMs, forwardedMs, localCallMs, directModernMs, directAsGatewayMs] = await interleaved(CALLS, [
   (i) => direct.callTool({ name: 't0', arguments: { text: `x${i}` } }),
   (i) => viaGateway.client.callTool({ name: 'up_t0', arguments: { text: `x${i}` } }),
   (i) => viaLocal.client.callTool({ name: 'up_t0', arguments: { text: `x${i}` } }),
   (i) => directModern.callTool({ name: 't0', arguments: { text: `x${i}` } }),
+  (i) => directAsGateway.callTool({ name: 't0', arguments: { text: `x${i}` }, _meta: gatewayMeta(i) }),
 ]);
-await Promise.all([direct.close(), directModern.close(), viaGateway.close(), viaLocal.close()]);
+await Promise.all([
+  direct.close(),
+  directModern.close(),
+  directAsGateway.close(),
+  viaGateway.close(),
+  viaLocal.close(),
+]);
 await localOne.stop();
 
 // 2. tools/list: U upstreams x T tools against the same tools registered locally.
@@ -121,6 +138,7 @@ console.log(
       row('forwarded (gateway -> stdio)', forwardedMs, directMs),
       row('local tool (in-memory, the hop alone)', localCallMs, directMs),
       row('direct (stdio), 2026-07-28 as the gateway speaks it', directModernMs, directMs),
+      row('direct (stdio), 2026-07-28 with the gateway envelope', directAsGatewayMs, directMs),
     ],
   ),
 );

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { UpstreamError } from '../errors.js';
 import type { ToolContext } from '../registry/tool-context.js';
+import { followAbort } from '../registry/context-abort.js';
 import { NO_SDK_TIMEOUT, upstreamCallTool } from '../mcp/sdk-internals/upstream-client.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
@@ -61,8 +62,8 @@ export async function forwardToolCall(
   context: ToolContext,
 ): Promise<CallToolResult> {
   const abort = new AbortController();
-  const onAbort = () => abort.abort(context.signal.reason);
-  context.signal.addEventListener('abort', onAbort, { once: true });
+  // The caller's cancellation (or disconnection, stop(), the tool timeout) cancels the upstream request.
+  const unfollow = followAbort(context, () => abort.abort(context.signal.reason));
   let idle: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(idle);
@@ -92,6 +93,6 @@ export async function forwardToolCall(
   } finally {
     clearTimeout(idle);
     route.release();
-    context.signal.removeEventListener('abort', onAbort);
+    unfollow();
   }
 }

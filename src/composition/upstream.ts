@@ -147,8 +147,8 @@ export class Upstream implements CatalogForwarder {
   /** Forwards `prompts/get` (see `CatalogForwarder`), relaying as `callTool` does. */
   getPrompt(name: string, args: Record<string, string>, context: RequestContext) {
     return this.#relayed(context as PromptContext, () =>
-      this.#forward(`prompt "${name}"`, context, (client, signal) =>
-        client.getPrompt({ name, arguments: args, _meta: this.#logMeta() }, { signal }),
+      this.#forward(`prompt "${name}"`, context, (client) =>
+        client.getPrompt({ name, arguments: args, _meta: this.#logMeta() }, { signal: context.signal }),
       ),
     );
   }
@@ -170,13 +170,15 @@ export class Upstream implements CatalogForwarder {
 
   /** Forwards `resources/read`. */
   readResource(uri: string, context: RequestContext) {
-    return this.#forward(`resource "${uri}"`, context, (client, signal) => client.readResource({ uri }, { signal }));
+    return this.#forward(`resource "${uri}"`, context, (client) =>
+      client.readResource({ uri }, { signal: context.signal }),
+    );
   }
 
   /** Forwards `completion/complete`. */
   complete(...[ref, argument, context]: Parameters<CatalogForwarder['complete']>) {
-    return this.#forward(`completion of "${argument.name}"`, context, (client, signal) =>
-      client.complete({ ref, argument, context: { arguments: { ...context.arguments } } }, { signal }),
+    return this.#forward(`completion of "${argument.name}"`, context, (client) =>
+      client.complete({ ref, argument, context: { arguments: { ...context.arguments } } }, { signal: context.signal }),
     );
   }
 
@@ -188,7 +190,7 @@ export class Upstream implements CatalogForwarder {
   async #forward<T>(
     what: string,
     context: RequestContext,
-    send: (client: Client, signal: AbortSignal) => Promise<T>,
+    send: (client: Client) => Promise<T>,
     asProtocolError = true,
   ): Promise<T> {
     const client = this.#client;
@@ -201,7 +203,7 @@ export class Upstream implements CatalogForwarder {
       );
     }
     try {
-      return await send(client, context.signal);
+      return await send(client); // a forwarded tools/call follows the caller's abort without making its signal (#27)
     } catch (error) {
       if (context.signal.aborted || error instanceof UpstreamError) throw error;
       const translated = translateUpstreamError(this.module, upstream, what, error);

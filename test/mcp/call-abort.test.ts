@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolCallAbortedError } from '../../src/errors.js';
 import { CallAbort } from '../../src/mcp/view/call-abort.js';
+import { followAbort } from '../../src/registry/context-abort.js';
 
 const cancelled = () => new ToolCallAbortedError('cancelled', 'cancelled by the client');
 const timedOut = () => new ToolCallAbortedError('timeout', 'timed out');
@@ -116,5 +117,41 @@ describe('CallAbort (the abort side of one tool call)', () => {
       timedOut,
     );
     await expect(pending).rejects.toMatchObject({ reason: 'cancelled' });
+  });
+
+  it('follow() calls its listeners on the first abort without making the signal, and stops when asked', () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    const calls: string[] = [];
+    abort.follow(() => calls.push('first'));
+    const stop = abort.follow(() => calls.push('stopped'));
+    abort.follow(() => calls.push(`signal ${abort.signal.aborted} ${abort.signal.reason.reason}`));
+    stop();
+    abort.abort(timedOut());
+    abort.abort(cancelled());
+    expect(calls).toEqual(['first', 'signal true timeout']);
+    abort.follow(() => calls.push('late')); // like an abort listener added to an aborted signal: never called
+    expect(calls).toHaveLength(2);
+  });
+
+  it("follow() listeners run after the signal's own abort listeners", () => {
+    const abort = new CallAbort(new AbortController().signal, cancelled);
+    const calls: string[] = [];
+    abort.signal.addEventListener('abort', () => calls.push('signal'));
+    abort.follow(() => calls.push('follower'));
+    abort.abort(cancelled());
+    expect(calls).toEqual(['signal', 'follower']);
+  });
+
+  it('followAbort() on a context without the hook listens on its signal', () => {
+    const controller = new AbortController();
+    const calls: unknown[] = [];
+    const stop = followAbort({ signal: controller.signal }, () => calls.push(controller.signal.reason));
+    const stopped = followAbort({ signal: controller.signal }, () => calls.push('stopped'));
+    stopped();
+    controller.abort('why');
+    stop();
+    expect(calls).toEqual(['why']);
+    followAbort({ signal: controller.signal }, () => calls.push('late'));
+    expect(calls).toEqual(['why']);
   });
 });

@@ -16,6 +16,7 @@ import {
 import { InputUnavailableError, type ClientInputCapability } from '../../errors.js';
 import { standardToJsonSchema } from '../../registry/standard-json-schema.js';
 import type { ElicitOptions, ToolContext, ToolLogger } from '../../registry/tool-context.js';
+import { FOLLOW_ABORT, followSignal } from '../../registry/context-abort.js';
 import { inputAnswerProblem, MAX_INPUT_ATTEMPTS, tooManyWrongAnswers } from './input-answers.js';
 import type { InputRounds } from './input-rounds.js';
 import { httpRequestInfo, requestPrincipal } from './request-origin.js';
@@ -43,6 +44,8 @@ export function wireSchema(schema: ElicitOptions['requestedSchema']): ElicitRequ
 /** Something whose `signal` is made on first use (a tool call's {@link CallAbort}). */
 export interface LazySignal {
   readonly signal: AbortSignal;
+  /** Calls `listener` when it aborts (not when it has already), without making `signal`; returns the way to stop. */
+  follow?(listener: () => void): () => void;
 }
 
 /**
@@ -111,6 +114,13 @@ class CallContext implements ToolContext {
   get signal(): AbortSignal {
     const { aborts } = this[STATE];
     return aborts instanceof AbortSignal ? aborts : aborts.signal;
+  }
+
+  /** See `followAbort` (registry/context-abort.ts): a listener on the call's abort, without making the signal when it is lazy. */
+  [FOLLOW_ABORT](listener: () => void): () => void {
+    const { aborts } = this[STATE];
+    if (!(aborts instanceof AbortSignal) && aborts.follow) return aborts.follow(listener);
+    return followSignal(this.signal, listener);
   }
 
   get principal(): ToolContext['principal'] {

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../wire/plain-object.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 type RequestOptions = NonNullable<Parameters<Client['callTool']>[1]>;
@@ -10,7 +11,7 @@ interface ResultSchema {
 
 /** The parts of the v2 client's `Protocol` (2.4) this module uses. */
 interface ClientInternals {
-  _wireCodec?: () => { validateResult(method: string, value: unknown): Outcome };
+  _wireCodec?: () => { era?: string; validateResult(method: string, value: unknown): Outcome };
   _setupTimeout?: (messageId: number, timeout: number, ...rest: unknown[]) => void;
   _cleanupTimeout?: (messageId: number) => void;
 }
@@ -20,15 +21,54 @@ export const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
 const schemas = new WeakMap<object, ResultSchema>();
 
+/** The `_meta` key of the server's identity in a 2026-07-28 result. */
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** `{ type: 'text', text }` and nothing else: the text block the SDK's schema returns as it is. */
+function isBareTextBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+  let keys = 0;
+  for (const _key in block) keys += 1;
+  return keys === 2;
+}
+
+/**
+ * Whether a 2026-07-28 `tools/call` result (as the client's codec lifts it: without `resultType`)
+ * is valid for the codec's schema and comes out of it unchanged: text blocks with only `type` and
+ * `text`, `isError` a boolean when present, `_meta` an object whose server identity (when present)
+ * is only a string `name` and `version`. The schema keeps the other keys as they are (loose
+ * objects, `structuredContent` of any type), and builds equal copies of the rest; any other
+ * result goes through the schema.
+ */
+export function isPlainModernToolResult(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const { content, isError, _meta: meta } = value;
+  if (!Array.isArray(content) || !content.every(isBareTextBlock)) return false;
+  if (isError !== undefined && typeof isError !== 'boolean') return false;
+  if (meta === undefined) return !('_meta' in value);
+  if (!isPlainObject(meta)) return false;
+  const server = meta[SERVER_INFO];
+  if (server === undefined) return !(SERVER_INFO in meta);
+  if (!isPlainObject(server) || typeof server.name !== 'string' || typeof server.version !== 'string') return false;
+  let keys = 0;
+  for (const _key in server) keys += 1;
+  return keys === 2;
+}
+
 /**
  * The result schema the client's `callTool()` would use, built once per wire codec. The SDK builds
  * it per request and first probes it with `undefined`, which fails and turns a zod error into a
  * string: about 8% of a call (docs/performance.md, #27). Same validation, same messages.
+ * On 2026-07-28 the codec has already checked the wire result against the era's `tools/call`
+ * schema when it lifted it, so a plain result ({@link isPlainModernToolResult}) is not parsed a
+ * second time: it is valid, and the parse would only copy it.
  */
 function toolResultSchema(codec: NonNullable<ReturnType<NonNullable<ClientInternals['_wireCodec']>>>): ResultSchema {
   let schema = schemas.get(codec);
   if (!schema) {
+    const modern = codec.era === '2026-07-28';
     const validate = (value: unknown): StandardResult => {
+      if (modern && isPlainModernToolResult(value)) return { value };
       const outcome = codec.validateResult('tools/call', value);
       if (outcome.ok) return { value: outcome.value };
       return { issues: [{ message: outcome.reason === 'invalid' ? outcome.message! : 'not-in-era: tools/call' }] };

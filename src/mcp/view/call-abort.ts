@@ -23,6 +23,8 @@ export class CallAbort {
   readonly #upstreamReason: () => ToolCallAbortedError;
   #onUpstream?: () => void;
   #reject?: (reason: unknown) => void;
+  /** Followers of the abort (see {@link follow}): called as the signal's `abort` listeners would be. */
+  #followers: (() => void)[] | undefined;
   /** The tool's own promise while it has not settled (it may outlive an aborted call). */
   #pending: PromiseLike<unknown> | undefined;
 
@@ -68,7 +70,24 @@ export class CallAbort {
     if (this.#reason) return;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    const followers = this.#followers;
+    this.#followers = undefined;
+    if (followers) for (const follower of followers) follower();
     this.#reject?.(reason);
+  }
+
+  /**
+   * Calls `listener` when the call is aborted, as an `abort` listener on {@link signal} would be
+   * (not when it is aborted already), without making the signal: a forwarded call (#27) follows
+   * the abort on every call, where a signal would cost several µs. Returns the way to stop.
+   */
+  follow(listener: () => void): () => void {
+    if (this.#reason) return () => {};
+    (this.#followers ??= []).push(listener);
+    return () => {
+      const index = this.#followers?.indexOf(listener) ?? -1;
+      if (index >= 0) this.#followers!.splice(index, 1);
+    };
   }
 
   /**
