@@ -10,6 +10,7 @@ const loadMiniSearch = lazyRequire<typeof MiniSearch>('minisearch');
 import { isTextMimeType } from '../converters/index.js';
 import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
+import { compactMiniSearch } from './compact-minisearch.js';
 import { makeSnippet } from './snippet.js';
 import { type Chunk, chunkOf, toChunks } from './search-chunks.js';
 import { splitPages } from './text-pages.js';
@@ -145,7 +146,8 @@ export class DocumentSearchIndex {
 
   /** The MiniSearch index, created (and the library loaded) on first use. */
   get #mini(): MiniSearch<Chunk> {
-    const MiniSearchClass = loadMiniSearch();
+    // Smaller records for terms seen in one or two documents (most terms of a large folder).
+    const MiniSearchClass = compactMiniSearch(loadMiniSearch());
     return (this.#miniSearch ??= new MiniSearchClass<Chunk>({
       // No storeFields: a chunk's URI and page are read back from its id (see chunkOf), which MiniSearch
       // keeps anyway (storing them again cost an object per chunk).
