@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { compactMiniSearch, SmallMap } from '../../src/documents/compact-minisearch.js';
+import { compactMiniSearch, DocumentFrequencies, Postings, SmallMap } from '../../src/documents/compact-minisearch.js';
 
 describe('SmallMap', () => {
   it('behaves as a Map through inline entries, promotion and deletes, in insertion order', () => {
@@ -51,6 +51,79 @@ describe('SmallMap', () => {
     }
     expect(visited).toEqual([1, 2]);
     expect(current.size).toBe(0);
+  });
+});
+
+describe('Postings and DocumentFrequencies', () => {
+  /** A small deterministic generator (mulberry32), so a failure replays. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  it.each([
+    ['ascending ids, deletes (MiniSearch use)', 0.02, 0],
+    ['ids out of order and deleted ids added again', 0.3, 0.01],
+  ])('behave as a Map: %s', (_, disorder, oddValue) => {
+    for (const make of [() => new Postings(), () => new DocumentFrequencies()]) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const next = random(seed);
+        const subject = make();
+        const map = new Map<number, number>();
+        let id = 0;
+        for (let step = 0; step < 400; step++) {
+          const roll = next();
+          if (roll < 0.55) {
+            const key = next() < disorder ? Math.floor(next() * (id + 2)) : (id += 1 + Math.floor(next() * 3));
+            const value = next() < oddValue ? 0.5 : 1 + Math.floor(next() * 5);
+            subject.set(key, value);
+            map.set(key, value);
+          } else if (roll < 0.75 && map.size > 0) {
+            const keys = [...map.keys()];
+            const key = keys[Math.floor(next() * keys.length)] as number;
+            subject.set(key, (map.get(key) as number) + 1);
+            map.set(key, (map.get(key) as number) + 1);
+          } else if (roll < 0.95) {
+            const key = Math.floor(next() * (id + 2));
+            expect(subject.delete(key)).toBe(map.delete(key));
+          } else {
+            // An iteration that deletes the entry it visits and the next one (MiniSearch's vacuum deletes the current one).
+            const seen: number[] = [];
+            const expected: number[] = [];
+            const copy = new Map(map);
+            for (const [key] of copy) {
+              if (!copy.has(key)) continue;
+              expected.push(key);
+              if (key % 3 === 0) {
+                copy.delete(key);
+                const after = [...copy.keys()][expected.length];
+                if (after !== undefined && after % 2 === 0) copy.delete(after);
+              }
+            }
+            for (const key of subject.keys()) {
+              seen.push(key);
+              if (key % 3 === 0) {
+                subject.delete(key);
+                map.delete(key);
+                const after = [...map.keys()][seen.length];
+                if (after !== undefined && after % 2 === 0) {
+                  subject.delete(after);
+                  map.delete(after);
+                }
+              }
+            }
+            expect(seen).toEqual(expected);
+          }
+          expect([...subject], `seed ${seed} step ${step}`).toEqual([...map]);
+          expect(subject.size).toBe(map.size);
+          const probe = Math.floor(next() * (id + 2));
+          expect(subject.get(probe)).toBe(map.get(probe));
+          expect(subject.has(probe)).toBe(map.has(probe));
+        }
+      }
+    }
   });
 });
 
