@@ -41,6 +41,18 @@ function headLooksLikeText(file: string): boolean {
 }
 
 /**
+ * The path and name as parts of the URI's string where they are spelt the same (`file://` + path, no
+ * %-encoding): V8 then keeps each as a slice of the URI (32 bytes) instead of a copy of its characters
+ * (100 bytes and more each, for every entry of a large folder; docs/performance.md, W8). Same values.
+ */
+function sharedStrings(uri: string, input: EntryInput): { path: string; name: string } {
+  const { path, name } = input;
+  if (uri.length !== path.length + 7 || !uri.endsWith(path)) return { path, name };
+  const shared = uri.slice(7);
+  return { path: shared, name: shared.endsWith(name) ? shared.slice(shared.length - name.length) : name };
+}
+
+/**
  * The announced MIME type is what `read` will return: the chosen converter's output type, or the source type
  * (override, else by name). Folder entries read no content; a single file with an unknown name gets a cheap
  * look at its first bytes (text/plain vs application/octet-stream).
@@ -50,13 +62,15 @@ export function makeStoredDocument(input: EntryInput, converters: ConverterRegis
   const textHead = byName === undefined && input.folder === undefined && headLooksLikeText(input.path);
   const source = byName ?? (textHead ? 'text/plain' : 'application/octet-stream');
   const converter = converters.find(source, extensionOf(input.path));
+  const uri = pathToFileURL(input.path).href;
+  const { path, name } = sharedStrings(uri, input);
   const resource: DocumentResource = {
-    uri: pathToFileURL(input.path).href,
-    name: input.name,
+    uri,
+    name,
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
     mimeType: converter.outputMimeType ?? essenceOf(source),
-    path: input.path,
+    path,
     // The root as given (already absolute): one string shared by every entry of the folder.
     ...(input.folder !== undefined ? { root: input.folder.root } : {}),
     size: input.size,

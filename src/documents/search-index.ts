@@ -3,6 +3,7 @@
  * built on the first search (or at once, in the background) and kept current from the store's change events.
  */
 import type MiniSearch from 'minisearch';
+import type { SearchResult } from 'minisearch';
 import { lazyRequire } from '../lazy-module.js';
 
 // Loaded when the first index is built (the first search), not at import.
@@ -10,6 +11,7 @@ const loadMiniSearch = lazyRequire<typeof MiniSearch>('minisearch');
 import { isTextMimeType } from '../converters/index.js';
 import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
+import { compactMiniSearch } from './compact-minisearch.js';
 import { makeSnippet } from './snippet.js';
 import { type Chunk, chunkOf, toChunks } from './search-chunks.js';
 import { splitPages } from './text-pages.js';
@@ -82,6 +84,14 @@ export interface DocumentSearchResults {
   pendingDocuments: number;
 }
 
+/** One matching chunk of a document of several chunks: its score, place in MiniSearch's order, page and terms. */
+interface ChunkMatch {
+  score: number;
+  position: number;
+  page: number | undefined;
+  terms: string[];
+}
+
 /** The best match of one document in a search: its best chunk's score and page, every page and term that matched. */
 interface Match {
   uri: string;
@@ -145,7 +155,8 @@ export class DocumentSearchIndex {
 
   /** The MiniSearch index, created (and the library loaded) on first use. */
   get #mini(): MiniSearch<Chunk> {
-    const MiniSearchClass = loadMiniSearch();
+    // Smaller records for terms seen in one or two documents (most terms of a large folder).
+    const MiniSearchClass = compactMiniSearch(loadMiniSearch());
     return (this.#miniSearch ??= new MiniSearchClass<Chunk>({
       // No storeFields: a chunk's URI and page are read back from its id (see chunkOf), which MiniSearch
       // keeps anyway (storing them again cost an object per chunk).
@@ -172,32 +183,17 @@ export class DocumentSearchIndex {
     await this.#catchUp(options.signal, options.maxWaitMs);
     // The counts describe the index the matches came from: taken before the awaits below, during
     // which background indexing goes on (a later `pendingDocuments: 0` would claim a full search).
-    // No copies of the document map and one small record per matching document (Sets only when they are
-    // returned): a search over 100,000 documents may match 40,000 of them, and clients poll.
+    // No copies of the document map, nothing allocated per document.
     let indexedDocuments = 0;
     let unreadableDocuments = 0;
     for (const doc of this.#docs.values()) {
-      if (idsOf(doc).length > 0) indexedDocuments += 1;
+      if (typeof doc.chunkIds === 'string' || doc.chunkIds.length > 0) indexedDocuments += 1;
       if (doc.unreadable) unreadableDocuments += 1;
     }
     const coverage = { indexedDocuments, unreadableDocuments, pendingDocuments: this.#pending() };
-    const best = new Map<string, Match>();
-    for (const result of this.#mini.search(query)) {
-      const id = result.id as string;
-      const { uri, page } = this.#docs.has(id) ? { uri: id, page: undefined } : chunkOf(id);
-      const terms = result.terms;
-      const entry = best.get(uri);
-      if (entry === undefined) {
-        best.set(uri, { uri, score: result.score, page, pages: page === undefined ? [] : [page], terms });
-        continue;
-      }
-      if (result.score > entry.score) Object.assign(entry, { score: result.score, page });
-      if (page !== undefined) entry.pages.push(page);
-      entry.terms = entry.terms.concat(terms);
-    }
-    const ranked = [...best.values()].sort((a, b) => b.score - a.score);
+    const found = this.#matches(query);
     const hits: DocumentSearchHit[] = [];
-    for (const match of ranked) {
+    for (const match of found.ranked()) {
       if (hits.length >= limit) break;
       options.signal?.throwIfAborted();
       const terms = [...new Set(match.terms)];
@@ -210,7 +206,74 @@ export class DocumentSearchIndex {
         matchedTerms: terms.sort(),
       });
     }
-    return { query, hits, totalMatches: best.size, ...coverage };
+    return { query, hits, totalMatches: found.count, ...coverage };
+  }
+
+  /**
+   * MiniSearch's matches grouped per document, read in one pass in MiniSearch's own order (its `filter`
+   * sees each match; none is kept, so it builds and sorts no result list). A document of one chunk (most)
+   * costs a slot in four arrays; only documents of several chunks get a record of their chunks. The
+   * ranking is the one grouping MiniSearch's sorted list would give: best chunk's score first, ties in
+   * the order of those chunks in MiniSearch's list (its sort is stable), terms in that order. A search
+   * over 100,000 documents may match 40,000 of them, and clients poll while the index builds.
+   */
+  #matches(query: string): { count: number; ranked(): Iterable<Match> } {
+    const uris: string[] = [];
+    const scores: number[] = [];
+    const positions: number[] = [];
+    const termsOf: string[][] = [];
+    /** Documents of several chunks: their slot, and every matching chunk. */
+    const slotOf = new Map<string, number>();
+    const chunksOf = new Map<number, ChunkMatch[]>();
+    let position = 0;
+    const visit = (result: SearchResult): false => {
+      const id = result.id as string;
+      const doc = this.#docs.get(id);
+      const at = position++;
+      if (doc !== undefined && typeof doc.chunkIds === 'string') {
+        uris.push(id);
+        scores.push(result.score);
+        positions.push(at);
+        termsOf.push(result.terms);
+        return false;
+      }
+      const { uri, page } = doc !== undefined ? { uri: id, page: undefined } : chunkOf(id);
+      let slot = slotOf.get(uri);
+      if (slot === undefined) {
+        slot = uris.push(uri) - 1;
+        scores.push(result.score);
+        positions.push(at);
+        termsOf.push([]);
+        slotOf.set(uri, slot);
+        chunksOf.set(slot, []);
+      } else if (result.score > (scores[slot] as number)) {
+        scores[slot] = result.score;
+        positions[slot] = at;
+      }
+      chunksOf.get(slot)?.push({ score: result.score, position: at, page, terms: result.terms });
+      return false;
+    };
+    this.#mini.search(query, { filter: visit });
+    const match = (slot: number): Match => {
+      const uri = uris[slot] as string;
+      const score = scores[slot] as number;
+      const chunks = chunksOf.get(slot);
+      if (chunks === undefined) return { uri, score, page: undefined, pages: [], terms: termsOf[slot] as string[] };
+      chunks.sort((a, b) => b.score - a.score || a.position - b.position);
+      const pages = chunks.flatMap((chunk) => (chunk.page === undefined ? [] : [chunk.page]));
+      return { uri, score, page: chunks[0]?.page, pages, terms: chunks.flatMap((chunk) => chunk.terms) };
+    };
+    return {
+      count: uris.length,
+      *ranked() {
+        const order = Array.from(uris, (_, slot) => slot);
+        order.sort(
+          (a, b) =>
+            (scores[b] as number) - (scores[a] as number) || (positions[a] as number) - (positions[b] as number),
+        );
+        for (const slot of order) yield match(slot);
+      },
+    };
   }
 
   /** Refreshes, waiting at most `maxWaitMs` (the refresh goes on past it); a failure within the wait is thrown. */
