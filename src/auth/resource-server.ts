@@ -76,7 +76,7 @@ export class ResourceServer {
    * The answer of {@link authenticate} for a request whose token was verified lately and that has
    * every scope of `requiredScopes`, without waiting: its `AuthInfo` (shared by the token's
    * requests, so frozen). Undefined for anything else (no or a new token, a query string, a
-   * missing scope, an app's `verifyToken`): {@link authenticate} then decides, and explains a refusal.
+   * missing scope, an app's `verifyToken`): {@link authenticate} then checks in full, and explains a refusal.
    */
   accepted(
     request: BearerRequest,
@@ -117,16 +117,25 @@ export class ResourceServer {
 
   /**
    * Verifies the request's bearer token for `resource` and checks `requiredScopes` (default the
-   * scopes every MCP request needs; the admin surface passes its admin scope).
+   * scopes every MCP request needs; the admin surface passes its admin scope). A token verified
+   * lately is answered at once ({@link accepted}), anything else after the full check.
    * @throws AuthenticationError: 401 without a token (challenge with `resource_metadata` and
    *   `scope`), 400-like `invalid_request` (401) for a token in the query string or a malformed
    *   header, 401 `invalid_token` for a token that does not verify, 403 `insufficient_scope` when
    *   `requiredScopes` are missing.
    */
-  async authenticate(
+  authenticate(
     request: BearerRequest,
     resource: string,
     requiredScopes: readonly string[] = this.options.requiredScopes,
+  ): AuthInfo | Promise<AuthInfo> {
+    return this.accepted(request, resource, requiredScopes) ?? this.#verifyAndCheck(request, resource, requiredScopes);
+  }
+
+  async #verifyAndCheck(
+    request: BearerRequest,
+    resource: string,
+    requiredScopes: readonly string[],
   ): Promise<AuthInfo> {
     // Built only for a refusal: an accepted request pays no URL parsing for its challenge.
     const challenge = (refusal?: Pick<BearerChallenge, 'error' | 'description'>) =>

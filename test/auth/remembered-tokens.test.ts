@@ -83,7 +83,9 @@ describe('remembered tokens (ResourceServer.accepted)', () => {
     );
     expect(rs.accepted(request(jwt, connection), 'https://other.example.com/mcp')).toBeUndefined();
     expect(rs.accepted(request(jwt, connection), AUDIENCE, ['tools:write'])).toBeUndefined();
-    const refusal = await rs.authenticate(request(jwt, connection), AUDIENCE, ['tools:write']).catch((e) => e);
+    const refusal = await Promise.resolve(rs.authenticate(request(jwt, connection), AUDIENCE, ['tools:write'])).catch(
+      (e) => e,
+    );
     expect(refusal).toBeInstanceOf(AuthenticationError);
     expect(refusal.status).toBe(403);
   });

@@ -82,11 +82,11 @@ export function createFetchHandler(
   const metadataPaths = new Set([METADATA_PATH, `${METADATA_PATH}${path.replace(/\/+$/, '')}`]);
   const resourceOf = (url: URL) => (rs ? rs.resource(`${url.origin}${path}`) : `${url.origin}${path}`);
   const hook: FetchAuthenticateHook | undefined = rs
-    ? (request) => {
-        const bearer = { authorization: request.headers.get('authorization') ?? undefined, url: request.url };
-        const resource = resourceOf(new URL(request.url));
-        return rs.accepted(bearer, resource) ?? rs.authenticate(bearer, resource);
-      }
+    ? (request) =>
+        rs.authenticate(
+          { authorization: request.headers.get('authorization') ?? undefined, url: request.url },
+          resourceOf(new URL(request.url)),
+        )
     : options.authenticate;
   const authSettings = {
     defaultChallenge: resolved.authChallenge,

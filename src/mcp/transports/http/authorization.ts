@@ -26,12 +26,12 @@ export function mountResourceMetadata(
 
 /**
  * The `authenticate` hook of a resource server: the bearer token of every request, verified for
- * `resource()`; a token verified lately is accepted without a promise (see `ResourceServer.accepted`).
+ * `resource()`; a token verified lately on this connection is accepted without a promise.
  */
 export function resourceServerHook(resourceServer: ResourceServer, resource: () => string): AuthenticateHook {
-  return (req) => {
-    const request = { authorization: req.headers.authorization, url: req.url, connection: req.socket };
-    const endpoint = resource();
-    return resourceServer.accepted(request, endpoint) ?? resourceServer.authenticate(request, endpoint);
-  };
+  return (req) =>
+    resourceServer.authenticate(
+      { authorization: req.headers.authorization, url: req.url, connection: req.socket },
+      resource(),
+    );
 }

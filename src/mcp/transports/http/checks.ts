@@ -224,9 +224,7 @@ export function scopeRefusal(
   for (const message of messages) {
     if (!isPlainObject(message) || typeof message.method !== 'string') continue;
     const params = isPlainObject(message.params) ? message.params : {};
-    const required = requiredOf(message.method, params);
-    if (!required || required.length === 0) continue;
-    for (const scope of missingScopes(required, auth)) (missing ??= new Set()).add(scope);
+    for (const scope of missingScopes(requiredOf(message.method, params), auth)) (missing ??= new Set()).add(scope);
   }
   if (!missing) return undefined;
   const refusal = resourceServer.insufficientScope(resource, [...missing], auth);
