@@ -7,6 +7,9 @@
 // e.g. `ours modern`, `floor legacy`; `--tools 1000 --list 200` counts W4's tools/list at 1,000 tools.
 // MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
 // CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
+// CALLGRIND_WARMUP=<n> sets the requests made before counting starts (default 400, 100 with --list). Under valgrind
+// V8 is still optimizing after the default: 400 -> 6,000 took ours legacy from 2,593 k to 1,324 k per call, the
+// difference being its compiler threads (split them off with bench/callgrind-split.mjs).
 // (With --serve <system> [tools] it is the server itself: it prints its port and exits on SIGTERM.)
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, renameSync, rmSync } from 'node:fs';
@@ -70,7 +73,7 @@ if (args[0] === '--serve') {
       return driver.rpc(body(n), headers(worker));
     });
   };
-  await runConcurrent(4, list ? 100 : 400, send);
+  await runConcurrent(4, Number(process.env.CALLGRIND_WARMUP ?? (list ? 100 : 400)), send);
   execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], { stdio: 'ignore' });
   driver.close();
   driver = new HttpDriver(port, 4); // keep-alive sockets may have idled out while valgrind switched on
