@@ -33,6 +33,8 @@ export class CallRelay {
   constructor(
     private readonly upstream: string,
     private readonly logger: Logger,
+    /** Blanks the upstream's secrets from what goes to this server's log. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** Marks a call in flight; `failed` rejects when the call must end with the caller's input round. */
@@ -50,7 +52,10 @@ export class CallRelay {
     client.setNotificationHandler('notifications/message', (notification) => {
       const { level, logger, data } = notification.params;
       const call = this.#single();
-      if (!call) return void this.logger.debug({ level, logger }, 'upstream log');
+      if (!call) {
+        const text = this.redact(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
+        return void this.logger.debug({ level, logger, data: text }, 'upstream log');
+      }
       const message = typeof data === 'string' ? data : `${logger ?? this.upstream}: ${level}`;
       call.caller.log[levelOf(level)](message, typeof data === 'string' ? undefined : data);
     });
