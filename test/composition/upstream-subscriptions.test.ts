@@ -11,15 +11,15 @@ import { HttpMcpServer, defineTool } from '../../dist/index.js';
 import { connectInMemory } from '../../dist/testing/index.js';
 import type { UpstreamHandle } from '../../dist/public/composition.js';
 import { connectClient, type ClientKind, type TestClient } from '../support/clients.js';
-import { EVERYTHING, quiet, recordingLogger, until } from './gateway-clients.js';
+import { quiet, startGateway, until, type StartedGateway } from './gateway-clients.js';
 
 const NOTE = 'note://own/a';
 const ITEM = 'note://own/items/7';
 const DYNAMIC = 'demo://resource/dynamic/text/1';
 
 describe('gateway: subscriptions to upstream resources', () => {
-  let own: HttpMcpServer;
-  let gateway: HttpMcpServer;
+  let started: StartedGateway;
+  let gateway: StartedGateway['gateway'];
   let everything: UpstreamHandle;
   let ownUpstream: UpstreamHandle;
   const lines: string[] = [];
@@ -46,34 +46,23 @@ describe('gateway: subscriptions to upstream resources', () => {
   const everythingSaid = (text: string) => lines.filter((line) => line.includes(text)).length;
 
   beforeAll(async () => {
-    own = new HttpMcpServer({ name: 'own', version: '1.0.0' }, { port: 0, logger: recordingLogger([]) });
-    own.registerResource({ uri: NOTE, name: 'note', read: () => 'a' });
-    own.registerResourceTemplate({ uriTemplate: 'note://own/items/{id}', name: 'item', read: (uri) => uri });
-    own.registerTool(
-      defineTool({
-        name: 'touch',
-        inputSchema: z.object({ uri: z.string() }),
-        execute: ({ uri }) => (own.sendResourceUpdated(uri), 'touched'),
-      }),
-    );
-    await own.start();
-    gateway = new HttpMcpServer({ name: 'gateway', version: '1.0.0' }, { port: 0, logger: recordingLogger(lines) });
-    everything = gateway.addUpstream({
-      name: 'everything',
-      command: process.execPath,
-      args: [EVERYTHING, 'stdio'],
-      backoff: { initialMs: 50, maxMs: 200 },
-    });
-    ownUpstream = gateway.addUpstream({ name: 'own', url: own.address.url });
-    await gateway.start();
-    await Promise.all([everything.whenConnected(), ownUpstream.whenConnected()]);
+    const setupOwn = (own: HttpMcpServer) => {
+      own.registerResource({ uri: NOTE, name: 'note', read: () => 'a' });
+      own.registerResourceTemplate({ uriTemplate: 'note://own/items/{id}', name: 'item', read: (uri) => uri });
+      own.registerTool(
+        defineTool({
+          name: 'touch',
+          inputSchema: z.object({ uri: z.string() }),
+          execute: ({ uri }) => (own.sendResourceUpdated(uri), 'touched'),
+        }),
+      );
+    };
+    started = await startGateway(setupOwn, { lines, everything: { backoff: { initialMs: 50, maxMs: 200 } } });
+    ({ gateway } = started);
+    [everything, ownUpstream] = started.upstreams as [UpstreamHandle, UpstreamHandle];
   }, 30_000);
 
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await gateway?.stop();
-    await own?.stop();
-  });
+  afterAll(() => started?.stop(clients));
 
   it('subscribes a 2026-07-28 upstream once per URI for clients of every era, relays its updates once each, unsubscribes after the last', async () => {
     expect(ownUpstream.status.era).toBe('modern');

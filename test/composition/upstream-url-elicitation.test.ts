@@ -7,9 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/server';
-import { HttpMcpServer, defineTool } from '../../dist/index.js';
-import type { UpstreamHandle } from '../../dist/public/composition.js';
-import { EVERYTHING, recordingLogger, until } from './gateway-clients.js';
+import { defineTool } from '../../dist/index.js';
+import { startGateway, until, type StartedGateway } from './gateway-clients.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/url-elicitation-upstream.mjs', import.meta.url));
 type Era = 'legacy' | 'modern';
@@ -32,9 +31,8 @@ const signIn = () =>
   });
 
 describe('URL-mode elicitation: local tools and relayed from upstreams', () => {
-  let own: HttpMcpServer;
-  let gateway: HttpMcpServer;
-  const upstreams: UpstreamHandle[] = [];
+  let started: StartedGateway;
+  let gateway: StartedGateway['gateway'];
   const clients: Client[] = [];
 
   /** A client of `era` over HTTP; with `url` false it declares form elicitation only. */
@@ -64,10 +62,9 @@ describe('URL-mode elicitation: local tools and relayed from upstreams', () => {
   const text = (result: Result) => result.content.map((item) => item.text ?? '').join('\n');
 
   beforeAll(async () => {
-    own = new HttpMcpServer({ name: 'own', version: '1.0.0' }, { port: 0, logger: recordingLogger([]) });
-    own.registerTool(signIn());
-    await own.start();
-    gateway = new HttpMcpServer({ name: 'gateway', version: '1.0.0' }, { port: 0, logger: recordingLogger([]) });
+    const more = [{ name: 'fixture', command: process.execPath, args: [FIXTURE] }];
+    started = await startGateway((own) => own.registerTool(signIn()), { more });
+    gateway = started.gateway;
     gateway.registerTool(signIn());
     gateway.registerTool(
       defineTool({
@@ -83,20 +80,9 @@ describe('URL-mode elicitation: local tools and relayed from upstreams', () => {
         },
       }),
     );
-    upstreams.push(
-      gateway.addUpstream({ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] }),
-      gateway.addUpstream({ name: 'own', url: own.address.url }),
-      gateway.addUpstream({ name: 'fixture', command: process.execPath, args: [FIXTURE] }),
-    );
-    await gateway.start();
-    await Promise.all(upstreams.map((upstream) => upstream.whenConnected()));
   }, 30_000);
 
-  afterAll(async () => {
-    await Promise.all(clients.map((client) => client.close().catch(() => {})));
-    await gateway?.stop();
-    await own?.stop();
-  });
+  afterAll(() => started?.stop(clients));
 
   it.each(['legacy', 'modern'] as const)('a local tool sends a %s client to a URL', async (era) => {
     const { asked, completed, call } = await connect(era);
