@@ -4,13 +4,16 @@ import type { ClientModule } from './client-loader.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 /** What a forwarded call's caller offers the relay: its logger and its ways to ask for input. */
-type Caller = Pick<ToolContext, 'log' | 'elicit' | 'elicitUrl' | 'completeUrlElicitation' | 'sample'>;
+type Caller = Pick<ToolContext, 'log' | 'elicit' | 'elicitUrl' | 'completeUrlElicitation' | 'sample' | 'listRoots'>;
 
 /**
  * The client capabilities an upstream is told about: what the relay can pass on to a caller
  * (a caller lacking one makes the upstream's request fail, as it would if it had asked that client).
+ * `roots` without `listChanged`: roots belong to the calling client, not to the upstream connection
+ * all our clients share, so a client's `notifications/roots/list_changed` is not passed on (an
+ * upstream told of it would ask `roots/list` outside any call, which has no caller to answer it).
  */
-export const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} } as const;
+export const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } as const;
 
 /** How many URL elicitations are remembered for their `notifications/elicitation/complete` (the oldest is forgotten first). */
 const REMEMBERED_URL_ELICITATIONS = 256;
@@ -25,8 +28,8 @@ function levelOf(level: string): keyof Caller['log'] {
 
 /**
  * Passes what an upstream sends during a forwarded call to the client that made it: its log
- * messages (`notifications/message`) and its elicitation (form and URL mode) and sampling
- * requests, whose answers go back upstream, and its `notifications/elicitation/complete` to the
+ * messages (`notifications/message`) and its elicitation (form and URL mode), sampling and
+ * `roots/list` requests, whose answers go back upstream, and its `notifications/elicitation/complete` to the
  * client a URL elicitation was relayed to. MCP links neither to the request they belong to, so they go to the call in flight
  * when there is exactly one; with none or several, a log message goes to this server's log and a
  * request is refused (an error to the upstream), as is one the calling client cannot answer (it
@@ -107,6 +110,7 @@ export class CallRelay {
       this.#urlElicitations.delete(elicitationId);
       return caller?.completeUrlElicitation(elicitationId);
     });
+    client.setRequestHandler('roots/list', () => relay('Roots', (caller) => caller.listRoots()));
     client.setRequestHandler('sampling/createMessage', (request) => {
       const { task: _task, _meta, ...params } = request.params as typeof request.params & { task?: unknown };
       return relay('Sampling', (caller) => caller.sample(params as never)) as never;
