@@ -11,7 +11,7 @@ import { HttpMcpServer, defineTool } from '../../dist/index.js';
 import { connectInMemory } from '../../dist/testing/index.js';
 import type { UpstreamHandle } from '../../dist/public/composition.js';
 import { connectClient, type ClientKind, type TestClient } from '../support/clients.js';
-import { quiet, startGateway, until, type StartedGateway } from './gateway-clients.js';
+import { quiet, recordingLogger, startGateway, until, type StartedGateway } from './gateway-clients.js';
 
 const NOTE = 'note://own/a';
 const ITEM = 'note://own/items/7';
@@ -104,6 +104,24 @@ describe('gateway: subscriptions to upstream resources', () => {
     expect(logged('subscribed to an upstream resource', 'note://nobody/here')).toBe(0);
     await leave(client);
     await until(() => logged('unsubscribed from an upstream resource', ITEM) === 1, 'unsubscribed when it left');
+  });
+
+  it('a stateless gateway (no session, no updates promised) subscribes nothing upstream', async () => {
+    const statelessLines: string[] = [];
+    const logger = recordingLogger(statelessLines);
+    const stateless = new HttpMcpServer({ name: 'stateless', version: '1.0.0' }, { port: 0, stateless: true, logger });
+    const upstream = stateless.addUpstream({ name: 'own', url: started.own.address.url });
+    await stateless.start();
+    try {
+      await upstream.whenConnected();
+      const client = await connectClient('v2-legacy', new HttpV2(new URL(stateless.address.url)));
+      await client.subscribe(NOTE).catch(() => {}); // answered or refused: either way nothing may be held
+      await client.close();
+      await quiet(300);
+      expect(statelessLines.filter((line) => line.includes('subscribed to an upstream resource'))).toEqual([]);
+    } finally {
+      await stateless.stop();
+    }
   });
 
   it('holds a URI while a 2026-07-28 stdio-style connection listens for it (cancelled listen, closed connection)', async () => {

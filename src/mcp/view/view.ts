@@ -103,7 +103,9 @@ export function createView(
   capabilities: ServerCapabilities = VIEW_CAPABILITIES,
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
-  const subscriptions = new ResourceSubscriptions(model.interest);
+  // A view that promises no resource updates (stateless legacy) holds no interest: none can reach its client.
+  const interest = capabilities.resources?.subscribe ? model.interest : undefined;
+  const subscriptions = new ResourceSubscriptions(interest);
   const server = new ViewServer(implementation, {
     capabilities,
     ...(model.tasks && { tasks: model.tasks.capability }),
@@ -112,11 +114,11 @@ export function createView(
         ? mayRead(model, uri, sessionAuth)
         : subscriptions.has(uri) && mayRead(model, uri, subscriptions.authOf(uri)),
     instructions: model.instructions(),
-    ...(model.interest && { interest: model.interest }),
+    ...(interest && { interest }),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
   server.onerror = (error) => model.onError(error);
-  if (model.interest) {
+  if (interest) {
     const previous = server.onclose;
     server.onclose = () => {
       subscriptions.clear();
