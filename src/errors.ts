@@ -337,11 +337,12 @@ export class ToolCallAbortedError extends ToolkitError {
 }
 
 /** A client capability a server-to-client request needs. */
-export type ClientInputCapability = 'elicitation' | 'sampling' | 'roots';
+export type ClientInputCapability = 'elicitation' | 'elicitation.url' | 'sampling' | 'roots';
 
 /**
  * Thrown by `context.elicit()` / `context.sample()` / `context.listRoots()` when the client
- * did not declare the needed capability (`capability`: `elicitation` / `sampling` / `roots`),
+ * did not declare the needed capability (`capability`: `elicitation`, `elicitation.url` for
+ * `context.elicitUrl()`, `sampling` or `roots`),
  * code `INPUT_UNAVAILABLE`. When it escapes a tool on the legacy era the caller receives the
  * message in an `isError` result; on 2026-07-28 the request fails with JSON-RPC -32021
  * (MissingRequiredClientCapabilityError naming the capability, HTTP 400), as that revision requires.

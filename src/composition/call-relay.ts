@@ -3,11 +3,20 @@ import type { ToolContext } from '../registry/tool-context.js';
 import type { ClientModule } from './client-loader.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
-/** What a forwarded call's caller offers the relay: its logger and its way to ask for input. */
-type Caller = Pick<ToolContext, 'log' | 'elicit' | 'sample'>;
+/** What a forwarded call's caller offers the relay: its logger and its ways to ask for input. */
+type Caller = Pick<ToolContext, 'log' | 'elicit' | 'elicitUrl' | 'completeUrlElicitation' | 'sample' | 'listRoots'>;
 
-/** The client capabilities an upstream is told about: what the relay can pass on to a caller. */
-export const RELAYED_CAPABILITIES = { elicitation: { form: {} }, sampling: {} } as const;
+/**
+ * The client capabilities an upstream is told about: what the relay can pass on to a caller
+ * (a caller lacking one makes the upstream's request fail, as it would if it had asked that client).
+ * `roots` without `listChanged`: roots belong to the calling client, not to the upstream connection
+ * all our clients share, so a client's `notifications/roots/list_changed` is not passed on (an
+ * upstream told of it would ask `roots/list` outside any call, which has no caller to answer it).
+ */
+export const RELAYED_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} } as const;
+
+/** How many URL elicitations are remembered for their `notifications/elicitation/complete` (the oldest is forgotten first). */
+const REMEMBERED_URL_ELICITATIONS = 256;
 
 /** An upstream's MCP log level as the caller's logger method. */
 function levelOf(level: string): keyof Caller['log'] {
@@ -19,8 +28,9 @@ function levelOf(level: string): keyof Caller['log'] {
 
 /**
  * Passes what an upstream sends during a forwarded call to the client that made it: its log
- * messages (`notifications/message`) and its elicitation and sampling requests, whose answers go
- * back upstream. MCP links neither to the request they belong to, so they go to the call in flight
+ * messages (`notifications/message`) and its elicitation (form and URL mode), sampling and
+ * `roots/list` requests, whose answers go back upstream, and its `notifications/elicitation/complete` to the
+ * client a URL elicitation was relayed to. MCP links neither to the request they belong to, so they go to the call in flight
  * when there is exactly one; with none or several, a log message goes to this server's log and a
  * request is refused (an error to the upstream), as is one the calling client cannot answer (it
  * lacks the capability). On a 2026-07-28 caller, a request not answered yet ends the forwarded
@@ -29,10 +39,14 @@ function levelOf(level: string): keyof Caller['log'] {
  */
 export class CallRelay {
   readonly #calls = new Set<{ caller: Caller; fail(error: unknown): void }>();
+  /** The caller each relayed URL elicitation went to, by `elicitationId`, for its completion notice. */
+  readonly #urlElicitations = new Map<string, Caller>();
 
   constructor(
     private readonly upstream: string,
     private readonly logger: Logger,
+    /** Blanks the upstream's secrets from what goes to this server's log. */
+    private readonly redact: (text: string) => string = (text) => text,
   ) {}
 
   /** Marks a call in flight; `failed` rejects when the call must end with the caller's input round. */
@@ -50,7 +64,10 @@ export class CallRelay {
     client.setNotificationHandler('notifications/message', (notification) => {
       const { level, logger, data } = notification.params;
       const call = this.#single();
-      if (!call) return void this.logger.debug({ level, logger }, 'upstream log');
+      if (!call) {
+        const text = this.redact(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''));
+        return void this.logger.debug({ level, logger, data: text }, 'upstream log');
+      }
       const message = typeof data === 'string' ? data : `${logger ?? this.upstream}: ${level}`;
       call.caller.log[levelOf(level)](message, typeof data === 'string' ? undefined : data);
     });
@@ -73,15 +90,38 @@ export class CallRelay {
     };
     client.setRequestHandler('elicitation/create', (request) => {
       const params = request.params;
-      if (params.mode === 'url') throw refuse('URL elicitation', 'only form elicitation is relayed');
+      if (params.mode === 'url') {
+        const { message, url, elicitationId } = params;
+        // On 2026-07-28 the request comes from an input_required round, without an elicitationId.
+        const id = elicitationId as string | undefined;
+        return relay('URL elicitation', (caller) => {
+          if (id !== undefined) this.#remember(id, caller);
+          return caller.elicitUrl({ message, url, ...(id !== undefined && { elicitationId: id }) });
+        });
+      }
       return relay('Elicitation', (caller) =>
         caller.elicit({ message: params.message, requestedSchema: params.requestedSchema as never }),
       );
     });
+    // The upstream's out-of-band interaction finished: tell the client it sent the user there.
+    client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      const { elicitationId } = notification.params;
+      const caller = this.#urlElicitations.get(elicitationId);
+      this.#urlElicitations.delete(elicitationId);
+      return caller?.completeUrlElicitation(elicitationId);
+    });
+    client.setRequestHandler('roots/list', () => relay('Roots', (caller) => caller.listRoots()));
     client.setRequestHandler('sampling/createMessage', (request) => {
       const { task: _task, _meta, ...params } = request.params as typeof request.params & { task?: unknown };
       return relay('Sampling', (caller) => caller.sample(params as never)) as never;
     });
+  }
+
+  #remember(elicitationId: string, caller: Caller): void {
+    if (this.#urlElicitations.size >= REMEMBERED_URL_ELICITATIONS) {
+      this.#urlElicitations.delete(this.#urlElicitations.keys().next().value!);
+    }
+    this.#urlElicitations.set(elicitationId, caller);
   }
 
   #single() {

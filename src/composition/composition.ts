@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { ResourceInterest } from '../resources/resource-interest.js';
 import { assertNamespace } from './namespace.js';
 import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
 import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
@@ -32,6 +33,10 @@ export interface CompositionDeps {
   readonly owner?: object;
   /** Sent to upstreams as `clientInfo`. */
   readonly clientInfo: { name: string; version: string };
+  /** The resource URIs this process's clients subscribed to (upstream resources among them are subscribed to upstream). */
+  readonly interest?: ResourceInterest;
+  /** Tells this process's subscribers of `uri` that it changed (an upstream's `notifications/resources/updated`). */
+  readonly resourceUpdated?: (uri: string) => void;
 }
 
 /** Which servers each server mounts (for the cycle guard of `mount()`). */

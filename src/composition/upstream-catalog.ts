@@ -83,6 +83,8 @@ export class CatalogMirror {
   /** Mirrored resources and templates: URI (template) -> listing signature. */
   readonly #resources = new Map<string, string>();
   readonly #templates = new Map<string, string>();
+  /** The configs of the resources and templates this mirror added (as the registry keeps them). */
+  readonly #owned = new WeakSet<object>();
 
   constructor(
     private readonly registries: { prompts: PromptRegistry; resources: ResourceRegistry },
@@ -95,6 +97,19 @@ export class CatalogMirror {
   /** How many prompts, resources and templates are mirrored now. */
   get counts(): { prompts: number; resources: number; templates: number } {
     return { prompts: this.#prompts.size, resources: this.#resources.size, templates: this.#templates.size };
+  }
+
+  /**
+   * Whether `uri` is served here by this upstream: a mirrored resource with that URI, or else (no
+   * document has it) a mirrored template matching it first, in the order `resources/read` looks.
+   */
+  serves(uri: string): boolean {
+    const { resources } = this.registries;
+    const exact = resources.get(uri);
+    if (exact) return this.#owned.has(exact.config);
+    if (this.isTaken(uri)) return false;
+    const matched = resources.match(uri);
+    return matched !== undefined && this.#owned.has(matched.template.config);
   }
 
   /** Makes the mirrored prompts equal to `listed` (one change, none when nothing differs). */
@@ -169,6 +184,7 @@ export class CatalogMirror {
         read: (uri, _variables, context) => read(uri, context),
       });
     }
+    for (const config of [...addResources, ...addTemplates]) this.#owned.add(config);
     let skipped: string[] = [];
     try {
       ({ skipped } = this.registries.resources.replace({

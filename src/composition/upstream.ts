@@ -16,6 +16,8 @@ import { ToolMirror } from './tool-mirror.js';
 import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
 import { skipUnboundedTimers } from '../mcp/sdk-internals/upstream-client.js';
 import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
+import { UpstreamSubscriptions } from './upstream-subscriptions.js';
+import type { ResourceInterest } from '../resources/resource-interest.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 
@@ -35,6 +37,10 @@ export interface UpstreamDeps {
   readonly clientInfo: { name: string; version: string };
   /** Told after every state change. */
   readonly onStatus: (status: UpstreamStatus) => void;
+  /** The resource URIs this process's clients subscribed to; without it upstream resources are not subscribed to. */
+  readonly interest?: ResourceInterest;
+  /** Tells this process's subscribers of `uri` that it changed (`notifications/resources/updated`). */
+  readonly resourceUpdated?: (uri: string) => void;
 }
 
 /**
@@ -52,6 +58,7 @@ export class Upstream implements CatalogForwarder {
   readonly #redact: (text: string) => string;
   readonly #progress = new ProgressRouter();
   readonly #relay: CallRelay;
+  readonly #subscriptions?: UpstreamSubscriptions;
   #state: UpstreamState = 'connecting';
   #client?: Client;
   #module?: ClientModule;
@@ -74,9 +81,14 @@ export class Upstream implements CatalogForwarder {
     this.#deps = deps;
     this.#log = deps.logger.child({ upstream: config.name });
     this.#redact = secretRedactor(config);
-    this.#relay = new CallRelay(config.name, this.#log);
+    this.#relay = new CallRelay(config.name, this.#log, this.#redact);
     this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
     this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
+    const { interest, resourceUpdated } = deps;
+    if (interest && resourceUpdated) {
+      const serves = (uri: string) => this.#catalog.serves(uri);
+      this.#subscriptions = new UpstreamSubscriptions({ interest, serves, resourceUpdated, logger: this.#log });
+    }
     void this.#attempt();
   }
 
@@ -126,6 +138,7 @@ export class Upstream implements CatalogForwarder {
     this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
     this.#catalog.clear();
+    this.#subscriptions?.close();
     this.#setState('closed');
     this.#connected?.resolve(); // nothing more to wait for
     this.#connected = undefined;
@@ -240,6 +253,7 @@ export class Upstream implements CatalogForwarder {
     if (prompts) this.#catalog.syncPrompts(prompts.prompts, this, completions);
     if (resources && templates) {
       this.#catalog.syncResources(resources.resources, templates.resourceTemplates, this, completions);
+      this.#subscriptions?.reconcile(); // resources it serves now may be wanted, or no longer served
     }
   }
 
@@ -317,6 +331,7 @@ export class Upstream implements CatalogForwarder {
       this.#failures = 0;
       this.#lastError = undefined;
       this.#sync(tools);
+      this.#subscriptions?.connected(client);
       this.#startPings(client, generation);
       this.#setState('connected');
       this.#log.info({ era: client.getProtocolEra(), tools: tools.length }, 'upstream connected');
@@ -362,6 +377,7 @@ export class Upstream implements CatalogForwarder {
   #failed(error: unknown): void {
     this.#mirror.clear();
     this.#catalog.clear();
+    this.#subscriptions?.disconnected();
     this.#failures += 1;
     this.#lastError = this.#messageOf(error);
     const { initialMs, maxMs } = this.#config.backoff;

@@ -5,6 +5,7 @@ import { createDefaultLogger, type Logger } from '../logger.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { ResourceInterest } from '../resources/resource-interest.js';
 import { MemoryToolStateStore } from '../state/memory-tool-state-store.js';
 import type { TaskManager } from '../tasks/engine/task-manager.js';
 import { viewTasks } from '../tasks/wire/task-handlers.js';
@@ -92,6 +93,7 @@ export function createServerParts(
     documents: store,
     prompts,
     resources,
+    interest: new ResourceInterest(),
     events,
     calls: views.calls,
     pageSize: options.resourcePageSize,
@@ -132,6 +134,8 @@ export function createServerParts(
     owner,
     logger,
     clientInfo: { name: serverInfo.name, version: serverInfo.version },
+    interest: model.interest,
+    resourceUpdated: (uri) => views.resourceUpdated(uri), // this replica's clients: the others have their own links
   });
   composition.onStatus((status) => events.safeEmit('upstreamStatusChanged', status));
   const parts: ServerParts = {
@@ -216,6 +220,7 @@ function createTransportHost(parts: ServerParts, serverInfo: ServerInfo): Transp
     addSink: (sink) => parts.views.addSink(sink),
     requiredScopes: requiredScopesOf({ registry, prompts, resources, documents: parts.store }),
     mayRead: (uri, auth) => mayRead({ resources, documents: parts.store }, uri, auth),
+    interest: parts.model.interest,
     inputSchema: (name, auth) => tools.resolve(name, auth).tool?.compiled().listed.inputSchema,
     isRunning: () => parts.lifecycle.state === 'started',
     upstreams: () => parts.composition.statuses(),

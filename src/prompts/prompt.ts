@@ -12,7 +12,8 @@ import type { PromptReturn } from './prompt-result.js';
  * request context plus `elicit`, `sample` and `listRoots`, which work as in a tool (on 2026-07-28
  * `prompts/get` answers `input_required` and `load` runs again with the answer; see `ToolContext`).
  */
-export type PromptContext = RequestContext & Pick<ToolContext, 'elicit' | 'sample' | 'listRoots'>;
+export type PromptContext = RequestContext &
+  Pick<ToolContext, 'elicit' | 'elicitUrl' | 'completeUrlElicitation' | 'sample' | 'listRoots'>;
 
 /** The static description of a prompt: what `prompts/list` shows (MCP "Prompts"). */
 export interface PromptDefinition {

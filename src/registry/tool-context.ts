@@ -30,6 +30,22 @@ export interface ElicitOptions extends InputRequestOptions {
   requestedSchema: ElicitRequestFormParams['requestedSchema'] | StandardSchemaV1;
 }
 
+/**
+ * What `context.elicitUrl()` asks (MCP 2025-11-25 "Elicitation", URL mode): the user is sent to `url`
+ * (an interaction that must not pass through the client, such as an OAuth authorization or a payment)
+ * with `message` saying why.
+ */
+export interface ElicitUrlOptions extends InputRequestOptions {
+  message: string;
+  /** The absolute URL the client offers the user to open. */
+  url: string;
+  /**
+   * The id the client and `completeUrlElicitation()` refer to it by (handshake era). Default: a
+   * random UUID. Not sent on 2026-07-28, where the request travels in an `input_required` round.
+   */
+  elicitationId?: string;
+}
+
 /** Progress of a long tool call; `total` and `message` are optional (MCP `notifications/progress`). */
 export interface ToolProgress {
   progress: number;
@@ -48,7 +64,7 @@ export interface ToolLogger {
 /**
  * What a tool's `execute(args, context)` receives about the call it serves.
  * Built per call by the server view; fields that the transport does not know are `undefined`.
- * `signal`, `log`, `reportProgress`, `elicit`, `sample` and `listRoots` are accessors made on first
+ * `signal`, `log`, `reportProgress` and the input methods (`elicit`, `elicitUrl`, ...) are accessors made on first
  * read (most tools use none of them, and an `AbortSignal` alone costs microseconds per call): read
  * or destructure them from the context (`const { signal, elicit } = context` works, and a method
  * stays bound); an object spread (`{ ...context }`) copies the plain fields, not these accessors.
@@ -90,6 +106,23 @@ export interface ToolContext {
    * lacks `elicitation`.
    */
   elicit(options: ElicitOptions): Promise<ElicitResult>;
+  /**
+   * Asks the client to send the user to a URL (MCP elicitation, URL mode: `elicitation/create`
+   * with `mode: 'url'`, `url`, `elicitationId`, `message`). Resolves with `{ action }`: `accept`
+   * means the user agreed to open it, not that the interaction there is over (the server learns
+   * that out of band; see {@link ToolContext.completeUrlElicitation}). Same era behaviour as
+   * {@link ToolContext.elicit} (on 2026-07-28 an `input_required` round). Throws
+   * `InputUnavailableError` (capability `elicitation.url`) when the client lacks `elicitation: { url: {} }`.
+   */
+  elicitUrl(options: ElicitUrlOptions): Promise<ElicitResult>;
+  /**
+   * Tells the client that the out-of-band interaction of a URL elicitation finished
+   * (`notifications/elicitation/complete` with `elicitationId`, handshake era), so it may retry
+   * what waited for it. It goes on the caller's connection or session, so it may be called after
+   * the tool returned. A no-op on 2026-07-28 (no such notification: the client retries the round)
+   * and when the client lacks `elicitation.url`.
+   */
+  completeUrlElicitation(elicitationId: string): Promise<void>;
   /**
    * Asks the client's model for a completion (MCP sampling, `sampling/createMessage`),
    * with the same era behaviour as {@link ToolContext.elicit}. Throws

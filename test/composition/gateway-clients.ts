@@ -6,6 +6,8 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CLIENT_KINDS, Counter, type ClientKind } from '../support/clients.js';
+import { HttpMcpServer } from '../../dist/index.js';
+import type { UpstreamConfig, UpstreamHandle } from '../../dist/public/composition.js';
 
 export { CLIENT_KINDS, Counter, type ClientKind };
 
@@ -96,4 +98,48 @@ export function recordingLogger(lines: string[]) {
     },
   };
   return logger as never;
+}
+
+/** What {@link startGateway} started. */
+export interface StartedGateway {
+  readonly own: HttpMcpServer;
+  readonly gateway: HttpMcpServer;
+  /** server-everything over stdio, then our own server over HTTP, then `more`, in that order. */
+  readonly upstreams: UpstreamHandle[];
+  /** Closes `clients`, then the gateway (and its upstreams), then our own server. */
+  stop(clients: ReadonlyArray<{ close(): Promise<void> }>): Promise<void>;
+}
+
+/**
+ * Starts one of our own servers (HTTP, 2026-07-28; `setupOwn` registers its tools and resources) and a
+ * gateway (HTTP, logging into `lines`) in front of server-everything (stdio, handshake era; `everything`
+ * adds to its config) and our own server, plus the `more` upstreams; resolves once all are connected.
+ */
+export async function startGateway(
+  setupOwn: (own: HttpMcpServer) => void,
+  options: { lines?: string[]; everything?: Partial<UpstreamConfig>; more?: UpstreamConfig[] } = {},
+): Promise<StartedGateway> {
+  const own = new HttpMcpServer({ name: 'own', version: '1.0.0' }, { port: 0, logger: recordingLogger([]) });
+  setupOwn(own);
+  await own.start();
+  const logger = recordingLogger(options.lines ?? []);
+  const gateway = new HttpMcpServer({ name: 'gateway', version: '1.0.0' }, { port: 0, logger });
+  const everything = { name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+  const upstreams = [
+    gateway.addUpstream({ ...everything, ...options.everything } as UpstreamConfig),
+    gateway.addUpstream({ name: 'own', url: own.address.url }),
+    ...(options.more ?? []).map((config) => gateway.addUpstream(config)),
+  ];
+  await gateway.start();
+  await Promise.all(upstreams.map((upstream) => upstream.whenConnected()));
+  return {
+    own,
+    gateway,
+    upstreams,
+    stop: async (clients) => {
+      await Promise.all(clients.map((client) => client.close().catch(() => {})));
+      await gateway.stop();
+      await own.stop();
+    },
+  };
 }

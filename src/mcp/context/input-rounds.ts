@@ -108,7 +108,8 @@ export async function inputRoundOutcome(
 ) {
   if (!rounds) return undefined;
   if (error instanceof InputUnavailableError && error.capability) {
-    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [error.capability]: {} } }, error.message);
+    const required = error.capability === 'elicitation.url' ? { elicitation: { url: {} } } : { [error.capability]: {} };
+    throw new MissingRequiredClientCapabilityError({ requiredCapabilities: required }, error.message);
   }
   return error instanceof InputNeeded ? rounds.toResult(error, codec, ctx) : undefined;
 }

@@ -67,11 +67,14 @@ export function buildToolContext(
 /** What a {@link CallContext} keeps for its accessors (made lazily). */
 interface CallState {
   readonly ctx: ServerContext;
+  readonly server: Server;
   readonly aborts: AbortSignal | LazySignal;
   readonly rounds: InputRounds | undefined;
   log?: ToolLogger;
   reportProgress?: ToolContext['reportProgress'];
   elicit?: ToolContext['elicit'];
+  elicitUrl?: ToolContext['elicitUrl'];
+  completeUrlElicitation?: ToolContext['completeUrlElicitation'];
   sample?: ToolContext['sample'];
   listRoots?: ToolContext['listRoots'];
   principal?: ToolContext['principal'] | null;
@@ -100,7 +103,7 @@ class CallContext implements ToolContext {
   readonly [STATE]: CallState;
 
   constructor(server: Server, ctx: ServerContext, aborts: AbortSignal | LazySignal, rounds: InputRounds | undefined) {
-    this[STATE] = { ctx, aborts, rounds };
+    this[STATE] = { ctx, server, aborts, rounds };
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     this.requestId = ctx.mcpReq.id;
     this.sessionId = ctx.sessionId;
@@ -171,6 +174,36 @@ class CallContext implements ToolContext {
     });
   }
 
+  get elicitUrl(): ToolContext['elicitUrl'] {
+    const state = this[STATE];
+    return (state.elicitUrl ??= async ({ message, url, elicitationId, key }): Promise<ElicitResult> => {
+      requireCapability(this.clientCapabilities, 'elicitation.url');
+      if (state.rounds) return state.rounds.next('elicit', () => inputRequired.elicitUrl({ message, url }), key);
+      const params = {
+        mode: 'url' as const,
+        message,
+        url,
+        elicitationId: elicitationId ?? globalThis.crypto.randomUUID(),
+      };
+      for (let attempt = 1; ; attempt += 1) {
+        const answer = await state.ctx.mcpReq.send({ method: 'elicitation/create', params }, { signal: this.signal });
+        const problem = await inputAnswerProblem('elicit', answer);
+        if (problem === undefined) return answer as ElicitResult;
+        if (attempt >= MAX_INPUT_ATTEMPTS) throw tooManyWrongAnswers(key ?? 'elicitation/create', problem);
+      }
+    });
+  }
+
+  get completeUrlElicitation(): ToolContext['completeUrlElicitation'] {
+    const state = this[STATE];
+    return (state.completeUrlElicitation ??= async (elicitationId) => {
+      if (state.rounds || !this.clientCapabilities?.elicitation?.url) return;
+      await state.server
+        .createElicitationCompletionNotifier(elicitationId)()
+        .catch(() => {});
+    });
+  }
+
   get sample(): ToolContext['sample'] {
     const state = this[STATE];
     return (state.sample ??= async (params, options): Promise<CreateMessageResult> => {
@@ -190,9 +223,18 @@ class CallContext implements ToolContext {
   }
 }
 
+/** Whether a client declared `capability` (`elicitation.url`: `elicitation: { url: {} }`, MCP 2025-11-25). */
+export function declaresInput(
+  capabilities: ClientCapabilities | undefined,
+  capability: ClientInputCapability,
+): boolean {
+  if (capability === 'elicitation.url') return capabilities?.elicitation?.url !== undefined;
+  return capabilities?.[capability] !== undefined;
+}
+
 /** @throws InputUnavailableError when the client did not declare `capability`. */
 function requireCapability(capabilities: ClientCapabilities | undefined, capability: ClientInputCapability): void {
-  if (!capabilities?.[capability]) {
+  if (!declaresInput(capabilities, capability)) {
     throw new InputUnavailableError(
       `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
       capability,

@@ -7,6 +7,11 @@ import type { AuthInfo, JSONRPCMessage, McpHttpHandler, Transport } from '@model
 import { isPlainObject } from '../wire/plain-object.js';
 import { stdioWireOf } from './stdio-channel.js';
 
+/** Where a listen stream's resource subscriptions are held while it is open (see `ResourceInterest`). */
+export interface InterestHolder {
+  hold(uri: string): () => void;
+}
+
 /** Whether `auth` may read `uri` (the `resources/read` access rule; see `mayRead`). */
 export type ReadCheck = (uri: string, auth: AuthInfo | undefined) => boolean;
 
@@ -75,10 +80,16 @@ function withoutUnreadableUpdates(readable: (uri: string) => boolean): Transform
  * are taken out of the listen filter before the SDK honours it (so the acknowledgement lists only
  * admitted URIs), and each `notifications/resources/updated` on the stream is checked again when
  * it is sent (a resource registered later with a rule, a `canAccess` that changed its mind).
+ * With `interest`, the admitted URIs are held there while the stream is open (released when it
+ * ends or the client goes away).
  * Other requests, and listen streams without `resourceSubscriptions`, pass unchanged.
  * Web-standard streams only (the fetch entry runs on workerd, Deno and Bun).
  */
-export function listenWithReadAccess(fetch: McpHttpHandler['fetch'], mayRead: ReadCheck): McpHttpHandler['fetch'] {
+export function listenWithReadAccess(
+  fetch: McpHttpHandler['fetch'],
+  mayRead: ReadCheck,
+  interest?: InterestHolder,
+): McpHttpHandler['fetch'] {
   // Not async: every other request (each tools/call) goes straight through, without an extra promise.
   return (request, options) => {
     const body = options?.parsedBody;
@@ -90,7 +101,8 @@ export function listenWithReadAccess(fetch: McpHttpHandler['fetch'], mayRead: Re
       return fetch(request, options);
     }
     const auth = options?.authInfo;
-    return listenAdmitted(fetch, request, options, body as Record<string, unknown>, (uri) => mayRead(uri, auth));
+    const readable = (uri: string) => mayRead(uri, auth);
+    return listenAdmitted(fetch, request, options, body as Record<string, unknown>, readable, interest);
   };
 }
 
@@ -101,11 +113,45 @@ async function listenAdmitted(
   options: Parameters<McpHttpHandler['fetch']>[1],
   body: Record<string, unknown>,
   readable: (uri: string) => boolean,
+  interest: InterestHolder | undefined,
 ): Promise<Response> {
-  const response = await fetch(request, { ...options, parsedBody: admittedOnly(body, readable) });
+  const admitted = admittedOnly(body, readable) as { params: { notifications: { resourceSubscriptions: unknown[] } } };
+  const response = await fetch(request, { ...options, parsedBody: admitted });
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
   const { status, statusText, headers } = response;
-  return new Response(response.body.pipeThrough(withoutUnreadableUpdates(readable)), { status, statusText, headers });
+  let stream = response.body.pipeThrough(withoutUnreadableUpdates(readable));
+  const uris = admitted.params.notifications.resourceSubscriptions.filter((uri) => typeof uri === 'string');
+  if (interest && uris.length > 0) stream = heldWhileOpen(stream, uris, interest);
+  return new Response(stream, { status, statusText, headers });
+}
+
+/** `stream`, with `uris` held in `interest` until it ends, fails or is cancelled. */
+function heldWhileOpen(
+  stream: ReadableStream<Uint8Array>,
+  uris: readonly string[],
+  interest: InterestHolder,
+): ReadableStream<Uint8Array> {
+  const releases = uris.map((uri) => interest.hold(uri));
+  const release = () => releases.forEach((done) => done());
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        release();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** Subscriptions remembered per connection with the URIs their acknowledgement left out (the SDK's default cap of open ones). */
@@ -129,23 +175,79 @@ const admittingWires = new WeakSet<Transport>();
  * subscription whose only field was refused stays open (the SDK's router holds it) until cancelled;
  * it delivers nothing.
  *
+ * With `interest`, the URIs a subscription's acknowledgement lists are held there until it ends:
+ * the client's `notifications/cancelled` for it, its graceful close (the SDK's empty listen result),
+ * or the connection closing.
+ *
  * Self-check: a transport that is not the SDK's stdio channel (HTTP) is left as it is. Returns
  * whether the rule is installed (already installed on this wire counts).
  */
-export function admitStdioListens(transport: Transport, readable: (uri: string) => boolean): boolean {
+export function admitStdioListens(
+  transport: Transport,
+  readable: (uri: string) => boolean,
+  interest?: InterestHolder,
+): boolean {
   const wire = stdioWireOf(transport);
   if (!wire) return false;
   if (admittingWires.has(wire)) return true;
   admittingWires.add(wire);
   const refusedBy = new Map<unknown, ReadonlySet<string>>();
+  const held = interest ? holdsPerSubscription(wire, interest) : undefined;
   const send = wire.send.bind(wire);
   wire.send = (message, options) => {
     const method = (message as { method?: unknown }).method;
-    if (method === ACKNOWLEDGED) return send(acknowledgedReadable(message, readable, refusedBy), options);
+    if (method === ACKNOWLEDGED) {
+      const admitted = acknowledgedReadable(message, readable, refusedBy);
+      held?.acknowledged(admitted);
+      return send(admitted, options);
+    }
     if (method === UPDATED && refusedOn(message, refusedBy)) return Promise.resolve();
+    if (method === undefined && held) held.ended((message as { id?: unknown }).id);
     return send(message, options);
   };
   return true;
+}
+
+/**
+ * The URIs each listen subscription of a stdio wire holds in `interest`, keyed by the listen
+ * request's id: taken when its acknowledgement goes out, let go when the client cancels it
+ * (inbound `notifications/cancelled`, seen before the SDK's router), when the server answers it
+ * (`ended`), or when the wire closes.
+ */
+function holdsPerSubscription(wire: Transport, interest: InterestHolder) {
+  const holds = new Map<unknown, Array<() => void>>();
+  const ended = (id: unknown) => {
+    holds.get(id)?.forEach((release) => release());
+    holds.delete(id);
+  };
+  const onmessage = wire.onmessage?.bind(wire);
+  if (onmessage) {
+    wire.onmessage = (message, extra) => {
+      const { method, params } = message as { method?: unknown; params?: unknown };
+      if (method === 'notifications/cancelled' && isPlainObject(params)) ended(params.requestId);
+      onmessage(message, extra);
+    };
+  }
+  const onclose = wire.onclose?.bind(wire);
+  wire.onclose = () => {
+    for (const id of [...holds.keys()]) ended(id);
+    onclose?.();
+  };
+  return {
+    ended,
+    acknowledged(message: JSONRPCMessage) {
+      const params = (message as { params?: unknown }).params;
+      if (!isPlainObject(params) || !isPlainObject(params.notifications)) return;
+      const id = isPlainObject(params._meta) ? params._meta[SUBSCRIPTION_ID] : undefined;
+      const uris = params.notifications.resourceSubscriptions;
+      ended(id);
+      if (!Array.isArray(uris)) return;
+      holds.set(
+        id,
+        uris.filter((uri): uri is string => typeof uri === 'string').map((uri) => interest.hold(uri)),
+      );
+    },
+  };
 }
 
 /** The acknowledgement without refused URIs; what it left out is remembered under its subscription id. */

@@ -22,7 +22,7 @@ import {
   setRequestHandlerDeferred,
 } from './deferred-handlers.js';
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
-import { admitStdioListens } from './listen-admission.js';
+import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
 import { checkQuietClose, closeQuietly } from './quiet-close.js';
@@ -90,6 +90,8 @@ export interface ViewServerOptions extends ServerOptions {
    * `subscriptions/listen` filter. Without it every update is sent.
    */
   readonly wantsResourceUpdate?: (uri: string, modern: boolean) => boolean;
+  /** Where a 2026-07-28 stdio connection's listen subscriptions hold their resource URIs (`admitStdioListens`). */
+  readonly interest?: InterestHolder;
 }
 
 /**
@@ -121,11 +123,13 @@ export class ViewServer extends Server {
   // Not `#` fields: the SDK's constructor calls the overrides below before they are set.
   private readonly viewTasks: ViewServerOptions['tasks'];
   private readonly wantsResourceUpdate: ViewServerOptions['wantsResourceUpdate'];
+  private readonly interest: ViewServerOptions['interest'];
 
   constructor(serverInfo: Implementation, options: ViewServerOptions) {
-    const { tasks, wantsResourceUpdate, ...sdkOptions } = options;
+    const { tasks, wantsResourceUpdate, interest, ...sdkOptions } = options;
     super(serverInfo, sdkOptions);
     this.viewTasks = tasks;
+    this.interest = interest;
     this.wantsResourceUpdate = wantsResourceUpdate;
     deferRequestHandlers(this);
   }
@@ -231,7 +235,7 @@ export class ViewServer extends Server {
   override async connect(transport: Transport): Promise<void> {
     const wants = this.wantsResourceUpdate;
     // The SDK's stdio entry acknowledges listen filters itself: held to the read rule on its wire.
-    if (wants && servesModernEra(this)) admitStdioListens(transport, (uri) => wants(uri, true));
+    if (wants && servesModernEra(this)) admitStdioListens(transport, (uri) => wants(uri, true), this.interest);
     spareStdioChannelChecks(transport);
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(wellFormed(message), options);

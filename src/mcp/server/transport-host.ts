@@ -1,5 +1,6 @@
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
+import type { ResourceInterest } from '../../resources/resource-interest.js';
 import type { InFlightCalls } from './in-flight-calls.js';
 import type { ChangeSink } from './live-views.js';
 import { serverSlot } from '../../server-slot.js';
@@ -28,6 +29,8 @@ export interface TransportHost {
   requiredScopes(method: string, params: Record<string, unknown>): readonly string[] | undefined;
   /** Whether `auth` may read `uri` (the `resources/read` access rule), for listen streams' resource updates. */
   mayRead(uri: string, auth: AuthInfo | undefined): boolean;
+  /** Resource URIs this process's clients subscribed to (held by 2026-07-28 listen streams too). */
+  readonly interest?: ResourceInterest;
   /** The listed input schema of a tool this caller may call (for `Mcp-Param-*` checks), else undefined. */
   inputSchema(tool: string, auth: AuthInfo | undefined): unknown;
   /** True while the server is between `start()` and `stop()`. */

@@ -51,11 +51,18 @@ export function installPromptHandlers(
       );
     }
     const rounds = requestEra(ctx) === 'modern' ? InputRounds.fromContext(ctx) : undefined;
-    const { elicit, sample, listRoots } = buildToolContext(server, ctx, ctx.mcpReq.signal, rounds);
+    const { elicit, elicitUrl, completeUrlElicitation, sample, listRoots } = buildToolContext(
+      server,
+      ctx,
+      ctx.mcpReq.signal,
+      rounds,
+    );
     try {
       const value = await prompt.load(checked.value as never, {
         ...buildRequestContext(server, ctx),
         elicit,
+        elicitUrl,
+        completeUrlElicitation,
         sample,
         listRoots,
       });

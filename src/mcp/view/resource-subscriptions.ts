@@ -4,6 +4,7 @@ import { ResourceNotFoundError } from '../../errors.js';
 import { admits } from '../../registry/access-rule.js';
 import type { DocumentStoreView } from '../../documents/document-store.js';
 import type { ResourceRegistryView } from '../../resources/resource-registry.js';
+import type { ResourceInterest } from '../../resources/resource-interest.js';
 import type { HandlerRoutes } from '../pipeline/request-pipeline.js';
 import { toProtocolError } from './handler-errors.js';
 
@@ -40,18 +41,36 @@ export function mayRead(sources: ReadAccessSources, uri: string, auth: AuthInfo 
  * - Modern era (2026-07-28): there is no `resources/subscribe`; the client lists URIs in its
  *   `subscriptions/listen` filter and the SDK's listen router drops updates for other URIs
  *   (its acknowledgement leaves out refused URIs: `sdk-internals/listen-admission.ts`).
+ *
+ * With `interest`, each subscribed URI is held there until it is unsubscribed or the view closes
+ * ({@link ResourceSubscriptions.clear}), so sources that must be told (an upstream) know it is wanted.
  */
 export class ResourceSubscriptions {
   readonly #uris = new Map<string, AuthInfo | undefined>();
+  readonly #releases = new Map<string, () => void>();
+
+  constructor(private readonly interest?: ResourceInterest) {}
 
   /** Records a subscription of this view's client made with `auth` (idempotent; the latest auth wins). */
   subscribe(uri: string, auth?: AuthInfo): void {
-    this.#uris.set(normalizeUri(uri), auth);
+    const key = normalizeUri(uri);
+    this.#uris.set(key, auth);
+    if (this.interest && !this.#releases.has(key)) this.#releases.set(key, this.interest.hold(uri));
   }
 
   /** Drops a subscription (a no-op when there was none). */
   unsubscribe(uri: string): void {
-    this.#uris.delete(normalizeUri(uri));
+    const key = normalizeUri(uri);
+    this.#uris.delete(key);
+    this.#releases.get(key)?.();
+    this.#releases.delete(key);
+  }
+
+  /** Drops every subscription (the view closed). */
+  clear(): void {
+    this.#uris.clear();
+    for (const release of this.#releases.values()) release();
+    this.#releases.clear();
   }
 
   /** Whether the client subscribed to `uri` (compared in normal form). */

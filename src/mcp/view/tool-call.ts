@@ -33,6 +33,24 @@ function endsWithProtocolError(error: unknown): error is ToolCallAbortedError {
   return error instanceof ToolCallAbortedError && (error.reason === 'shutdown' || error.reason === 'disconnected');
 }
 
+const URL_REQUIRED = ProtocolErrorCode.UrlElicitationRequired;
+
+/**
+ * The -32042 URLElicitationRequiredError (MCP 2025-11-25 "URL mode elicitation") to answer a
+ * handshake-era call with: the SDK's `UrlElicitationRequiredError` thrown by a tool, or an
+ * upstream's (its data, the URL elicitations, kept). Undefined for any other error and on
+ * 2026-07-28 (`modern`), which has no such code (a tool uses `context.elicitUrl()`): there the
+ * error ends in an `isError` result with its message.
+ */
+function urlElicitationError(error: unknown, modern: boolean): ProtocolError | undefined {
+  if (modern) return undefined;
+  if (error instanceof ProtocolError && error.code === URL_REQUIRED) return error;
+  if (error instanceof UpstreamError && error.rpcCode === URL_REQUIRED) {
+    return new ProtocolError(URL_REQUIRED, error.message, error.data);
+  }
+  return undefined;
+}
+
 /**
  * Serves one `tools/call` (MCP 2025-11-25 / 2026-07-28 "Tools"): resolve, validate,
  * run with a signal that aborts on cancellation, disconnection, session end, `stop()` or
@@ -130,7 +148,12 @@ export async function callTool(
       finish({ isError: true, error });
       throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
     }
-    if (error instanceof UpstreamError && error.rpcCode !== undefined) {
+    const urlRequired = urlElicitationError(error, rounds !== undefined);
+    if (urlRequired) {
+      finish({ isError: true, error }); // -32042 tells a handshake-era client which URLs to open first
+      throw urlRequired;
+    }
+    if (error instanceof UpstreamError && error.rpcCode !== undefined && error.rpcCode !== URL_REQUIRED) {
       finish({ isError: true, error }); // a forwarded call keeps the upstream's JSON-RPC error
       throw new ProtocolError(error.rpcCode, error.message, error.data);
     }

@@ -4,6 +4,7 @@ import type { PromptRegistry } from '../../prompts/prompt-registry.js';
 import type { Tool } from '../../registry/tool.js';
 import type { ToolRegistry } from '../../registry/tool-registry.js';
 import type { ResourceRegistry } from '../../resources/resource-registry.js';
+import type { ResourceInterest } from '../../resources/resource-interest.js';
 import { installCompletionHandlers } from './completion-handlers.js';
 import type { InFlightCalls } from '../server/in-flight-calls.js';
 import type { InputState } from '../context/input-rounds.js';
@@ -32,6 +33,8 @@ export interface ViewModel {
   readonly requestState: RequestStateCodec<InputState>;
   /** The tool calls running on every view (aborted by `stop()` and by closing sessions). */
   readonly calls: InFlightCalls;
+  /** Resource URIs this process's clients subscribed to (held by legacy views' `resources/subscribe`). */
+  readonly interest?: ResourceInterest;
   /** Entries per `resources/list` page (default 1000). */
   readonly pageSize?: number;
   /** Time limit (ms) of a directly answered call to a tool without its own `timeoutMs`. */
@@ -100,7 +103,9 @@ export function createView(
   capabilities: ServerCapabilities = VIEW_CAPABILITIES,
 ): { server: Server; tools: ViewTools } {
   const { instructions: _ignored, ...implementation } = model.serverInfo;
-  const subscriptions = new ResourceSubscriptions();
+  // A view that promises no resource updates (stateless legacy) holds no interest: none can reach its client.
+  const interest = capabilities.resources?.subscribe ? model.interest : undefined;
+  const subscriptions = new ResourceSubscriptions(interest);
   const server = new ViewServer(implementation, {
     capabilities,
     ...(model.tasks && { tasks: model.tasks.capability }),
@@ -109,9 +114,17 @@ export function createView(
         ? mayRead(model, uri, sessionAuth)
         : subscriptions.has(uri) && mayRead(model, uri, subscriptions.authOf(uri)),
     instructions: model.instructions(),
+    ...(interest && { interest }),
     requestState: { verify: (state, ctx) => model.requestState.verify(state, ctx) },
   });
   server.onerror = (error) => model.onError(error);
+  if (interest) {
+    const previous = server.onclose;
+    server.onclose = () => {
+      subscriptions.clear();
+      previous?.();
+    };
+  }
   const tools = new ViewTools(model.registry, sessionTools);
   const toolDeps = {
     ...{ server, tools, events: model.events, requestState: model.requestState, calls: model.calls },

@@ -9,7 +9,7 @@ import {
   type ListRootsResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { InputUnavailableError, TaskError, ToolCallAbortedError } from '../../errors.js';
+import { InputUnavailableError, TaskError, ToolCallAbortedError, type ClientInputCapability } from '../../errors.js';
 import type { Tool } from '../../registry/tool.js';
 import type { ElicitOptions, ToolContext, ToolProgress } from '../../registry/tool-context.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
@@ -22,7 +22,7 @@ import {
   type InputKind,
 } from '../../mcp/context/input-answers.js';
 import { inputRoundOutcome, InputNeeded, InputRounds } from '../../mcp/context/input-rounds.js';
-import { buildToolContext, requestEra, wireSchema } from '../../mcp/context/tool-context-builder.js';
+import { buildToolContext, declaresInput, requestEra, wireSchema } from '../../mcp/context/tool-context-builder.js';
 import { taskAnswer } from '../../mcp/sdk-internals/view-server.js';
 import { callTool, checkOutput, type ToolCallDeps } from '../../mcp/view/tool-call.js';
 import { extensionTask, legacyTask, optedIntoTasks, taskOwner, tasksExtensionRequired } from './task-wire.js';
@@ -317,6 +317,13 @@ class TaskCall {
         });
         return this.#ask<ElicitResult>('elicit', options.key, request, options.requestedSchema);
       },
+      elicitUrl: (options) => {
+        if (!this.#task) return base.elicitUrl(options);
+        this.#require('elicitation.url');
+        const request = inputRequired.elicitUrl({ message: options.message, url: options.url });
+        return this.#ask<ElicitResult>('elicit', options.key, request);
+      },
+      completeUrlElicitation: (elicitationId) => base.completeUrlElicitation(elicitationId),
       sample: (params, options) => {
         if (!this.#task) return base.sample(params, options);
         this.#require('sampling');
@@ -330,9 +337,9 @@ class TaskCall {
     };
   }
 
-  #require(capability: 'elicitation' | 'sampling' | 'roots'): void {
+  #require(capability: ClientInputCapability): void {
     const base = buildToolContext(this.deps.server, this.ctx, this.#controller.signal, this.#rounds);
-    if (!base.clientCapabilities?.[capability]) {
+    if (!declaresInput(base.clientCapabilities, capability)) {
       throw new InputUnavailableError(
         `This tool needs the client's "${capability}" capability, which the connected client did not declare.`,
         capability,

@@ -46,7 +46,7 @@ export function createModernHandler(host: TransportHost, settings: ModernHandler
   );
   const handler: McpHttpHandler = {
     ...sdkHandler,
-    fetch: listenWithReadAccess(sdkHandler.fetch, (uri, auth) => host.mayRead(uri, auth)),
+    fetch: listenWithReadAccess(sdkHandler.fetch, (uri, auth) => host.mayRead(uri, auth), host.interest),
   };
   const removeSink = host.addSink(handler.notify);
   return {
