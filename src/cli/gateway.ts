@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadClient } from '../composition/client-loader.js';
 import { parseServersConfig } from '../composition/servers-config.js';
+import { UpstreamError } from '../errors.js';
 import { DocumentStore } from '../documents/document-store.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
@@ -36,16 +38,30 @@ const INFO = (version: string): ServerInfo => ({
   instructions: 'Tools of several MCP servers; each tool name starts with the name of the server it comes from.',
 });
 
+/** The config file's text; a missing or unreadable file is an `INVALID_UPSTREAM` naming it. */
+function readConfig(configPath: string): string {
+  try {
+    return readFileSync(configPath, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : String(error);
+    throw new UpstreamError('INVALID_UPSTREAM', '', `${configPath}: ${why} (--config names an mcpServers JSON file)`);
+  }
+}
+
 /**
  * Serves the upstreams of an `mcpServers` file (and optionally a folder) as one MCP server, over
  * stdio or Streamable HTTP. Serving starts once every upstream connected or `upstreamWaitMs`
  * passed (the late ones join later: clients get `list_changed`). The banner (stderr) names each
  * upstream and its state, never its environment or headers.
- * @throws UpstreamError (`INVALID_UPSTREAM`) for an unusable config file; the errors of `serve`.
+ * @throws UpstreamError (`INVALID_UPSTREAM`) for a missing or unusable config file; MissingDependencyError when
+ *   the file names upstreams and `@modelcontextprotocol/client` is not installed; the errors of `serve`.
  */
 export async function serveGateway(options: GatewayOptions, version: string): Promise<BaseMcpServer> {
   const configPath = path.resolve(options.config);
-  const upstreams = parseServersConfig(readFileSync(configPath, 'utf8'), configPath);
+  const upstreams = parseServersConfig(readConfig(configPath), configPath);
+  // Without the client package no upstream can ever connect: say so now rather than serve nothing.
+  if (upstreams.length > 0) await loadClient();
   const logger = cliLogger();
   const common = {
     logger,

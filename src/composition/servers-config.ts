@@ -14,6 +14,16 @@ export function upstreamNameOf(key: string): string {
   return key.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || '_';
 }
 
+/** JSON.parse's message with the line and column of its `position N` (editors show those, not offsets). */
+function withLineAndColumn(message: string, text: string): string {
+  const position = /position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  const column = Number(position) - before.lastIndexOf('\n');
+  return `${message}: line ${line}, column ${column}`;
+}
+
 /**
  * Reads the `mcpServers` format Claude Desktop and IDEs use:
  * `{ "mcpServers": { "<name>": { "command", "args"?, "env"?, "cwd"? } | { "url", "headers"? } } }`.
@@ -21,8 +31,10 @@ export function upstreamNameOf(key: string): string {
  * checked against the fields; other unknown keys are an error so a typo does not pass silently.
  * @param text - the file's content.
  * @param source - the file's path, for messages.
- * @throws UpstreamError (`INVALID_UPSTREAM`) naming the file and the entry: not JSON, no `mcpServers`
- *   object, an entry that is neither stdio nor HTTP, an `sse` entry (the deprecated HTTP+SSE transport
+ * @throws UpstreamError (`INVALID_UPSTREAM`) naming the file and the entry: not JSON (with the line and
+ *   column; a leading byte-order mark is allowed), no `mcpServers`
+ *   object, an entry that is neither stdio nor HTTP or gives both `command` and `url`, a `disabled` that is not
+ *   a boolean, an `sse` entry (the deprecated HTTP+SSE transport
  *   is not supported), two keys that make the same name.
  */
 export function parseServersConfig(text: string, source: string): UpstreamConfig[] {
@@ -30,10 +42,11 @@ export function parseServersConfig(text: string, source: string): UpstreamConfig
     throw new UpstreamError('INVALID_UPSTREAM', entry, `${source}: ${message}`);
   };
   let parsed: unknown;
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text; // a byte-order mark, as some Windows editors save
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(json);
   } catch (error) {
-    fail('', `not JSON (${(error as Error).message})`);
+    fail('', `not JSON (${withLineAndColumn((error as Error).message, json)})`);
   }
   const servers = (parsed as { mcpServers?: unknown } | null)?.mcpServers;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
@@ -44,7 +57,12 @@ export function parseServersConfig(text: string, source: string): UpstreamConfig
   for (const [key, value] of Object.entries(servers as Record<string, unknown>)) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(key, `"${key}" must be an object`);
     const entry = value as Record<string, unknown>;
+    // "disabled": "true" must not start the server the person meant to switch off.
+    if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean')
+      fail(key, `"${key}": "disabled" must be true or false, not ${JSON.stringify(entry.disabled)}`);
     if (entry.disabled === true) continue;
+    if (entry.url !== undefined && entry.command !== undefined)
+      fail(key, `"${key}": give either "command" (a stdio server) or "url" (Streamable HTTP), not both`);
     const type = entry.type ?? entry.transport;
     if (type === 'sse') fail(key, `"${key}": the HTTP+SSE transport is not supported; use its Streamable HTTP URL`);
     const http = entry.url !== undefined;

@@ -187,3 +187,18 @@ export function secretRedactor(config: UpstreamConfig): (text: string) => string
   const ordered = [...secrets].filter((secret) => secret.length >= 3).sort((a, b) => b.length - a.length);
   return (text) => ordered.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }
+
+/**
+ * `value` with {@link secretRedactor}'s `redact` applied to every string in it (keys included), for the
+ * `data` of an upstream's JSON-RPC error, which a caller gets as it is. Values other than plain
+ * objects, arrays and strings come back unchanged; nesting deeper than 32 levels becomes `'[redacted]'`.
+ */
+export function redactValue(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 32) return '[redacted]';
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [redact(key), redactValue(item, redact, depth + 1)]),
+  );
+}

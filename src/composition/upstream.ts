@@ -43,6 +43,9 @@ export interface UpstreamDeps {
   readonly resourceUpdated?: (uri: string) => void;
 }
 
+/** How much of a starting child's stderr `lastError` quotes when it exits before the handshake, in characters. */
+const STDERR_TAIL_CHARS = 300;
+
 /**
  * One upstream MCP server: keeps a connection to it with the official v2 client (`'auto'` era
  * negotiation: 2026-07-28 where it speaks it, else the `initialize` handshake), mirrors its tools
@@ -219,10 +222,9 @@ export class Upstream implements CatalogForwarder {
       return await send(client); // a forwarded tools/call follows the caller's abort without making its signal (#27)
     } catch (error) {
       if (context.signal.aborted || error instanceof UpstreamError) throw error;
-      const translated = translateUpstreamError(this.module, upstream, what, error);
+      // An upstream may echo a credential in its error (an HTTP body quoting the header): blanked there.
+      const translated = translateUpstreamError(this.module, upstream, what, error, this.#redact);
       if (translated.connectionLost && client === this.#client) this.#lost(client, error);
-      // An upstream may echo a credential in its error (an HTTP body quoting the header): blank it.
-      translated.error.message = this.#redact(translated.error.message);
       const { rpcCode, message, data } = translated.error;
       // prompts/get, resources/read, completion: the upstream's JSON-RPC error as it is
       if (asProtocolError && rpcCode !== undefined) throw new ProtocolError(rpcCode, message, data);
@@ -274,9 +276,12 @@ export class Upstream implements CatalogForwarder {
     try {
       const module = (this.#module ??= await loadClient());
       const { transport, stderr, pid } = await createUpstreamTransport(module, this.#config);
-      stderr?.on('data', (chunk: Buffer) =>
-        this.#log.debug({ stderr: this.#redact(chunk.toString().trimEnd()) }, 'upstream stderr'),
-      );
+      let stderrTail = ''; // what a child that exits at start said last: the reason it gives a person
+      stderr?.on('data', (chunk: Buffer) => {
+        const text = this.#redact(chunk.toString().trimEnd());
+        stderrTail = `${stderrTail}\n${text}`.trim().slice(-STDERR_TAIL_CHARS);
+        this.#log.debug({ stderr: text }, 'upstream stderr');
+      });
       client = new module.Client(this.#deps.clientInfo, {
         versionNegotiation: { mode: 'auto' },
         capabilities: RELAYED_CAPABILITIES,
@@ -285,7 +290,11 @@ export class Upstream implements CatalogForwarder {
             debounceMs: 50,
             onChanged: (error, tools) => {
               if (generation !== this.#generation) return;
-              if (error) this.#log.warn({ err: error }, 'refreshing the tool list after list_changed failed');
+              if (error)
+                this.#log.warn(
+                  { reason: this.#messageOf(error) },
+                  'refreshing the tool list after list_changed failed',
+                );
               else if (tools) this.#sync(tools);
             },
           },
@@ -308,10 +317,23 @@ export class Upstream implements CatalogForwarder {
       this.#connecting = client;
       this.#connectingTransport = transport;
       client.onclose = () => {
-        if (generation === this.#generation) this.#lost(connecting, new Error('the connection closed'));
+        if (generation !== this.#generation) return;
+        const said = this.#state === 'connecting' && stderrTail ? `; its stderr ended with: ${stderrTail}` : '';
+        this.#lost(connecting, new Error(`the connection closed${said}`));
       };
       const abort = (this.#attemptAbort = new AbortController());
-      await client.connect(transport, { timeout: this.#config.connectTimeoutMs, signal: abort.signal });
+      // One deadline for the whole handshake: the client's own timeout applies per request, and over stdio
+      // 'auto' negotiation sends a discovery probe and then `initialize`, each allowed the full time.
+      const limit = this.#config.connectTimeoutMs;
+      const deadline = setTimeout(
+        () => abort.abort(new Error(`no answer to the MCP handshake within ${limit} ms`)),
+        limit,
+      );
+      try {
+        await client.connect(transport, { timeout: limit, signal: abort.signal });
+      } finally {
+        clearTimeout(deadline);
+      }
       if (generation !== this.#generation) return void client.close().catch(() => {});
       // Legacy: ask for every log message once (relayed to the caller, whose own level filters them).
       if (client.getServerCapabilities()?.logging && client.getProtocolEra() === 'legacy') {
@@ -365,12 +387,15 @@ export class Upstream implements CatalogForwarder {
     if (client !== this.#client && this.#state === 'connected') return;
     this.#generation += 1;
     clearInterval(this.#pingTimer);
+    const wasConnected = this.#state === 'connected';
     this.#client = undefined;
     void client.close().catch(() => {});
-    this.#log.warn(
-      { reason: this.#messageOf(error) },
-      'upstream connection lost; its tools are withdrawn until it is back',
-    );
+    if (wasConnected) {
+      this.#log.warn(
+        { reason: this.#messageOf(error) },
+        'upstream connection lost; its tools are withdrawn until it is back',
+      );
+    }
     this.#failed(error);
   }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { namespacedName } from '../../src/composition/namespace.js';
 import { parseServersConfig } from '../../src/composition/servers-config.js';
-import { resolveUpstreamConfig, secretRedactor } from '../../src/composition/upstream-config.js';
+import { redactValue, resolveUpstreamConfig, secretRedactor } from '../../src/composition/upstream-config.js';
 import { UpstreamError } from '../../src/errors.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { ToolRegistry, type RegistryChange } from '../../src/registry/tool-registry.js';
@@ -48,10 +48,30 @@ describe('parseServersConfig (the mcpServers format)', () => {
     ['a typo', JSON.stringify({ mcpServers: { a: { command: 'x', arg: [] } } }), /"a": unknown key arg/],
     ['sse', JSON.stringify({ mcpServers: { a: { type: 'sse', url: 'http://x/sse' } } }), /HTTP\+SSE/],
     ['a clash', JSON.stringify({ mcpServers: { 'a b': { command: 'x' }, a_b: { command: 'y' } } }), /both become/],
+    [
+      'a "disabled" string',
+      JSON.stringify({ mcpServers: { a: { command: 'x', disabled: 'true' } } }),
+      /"disabled" must be true or false/,
+    ],
+    [
+      'command and url',
+      JSON.stringify({ mcpServers: { a: { command: 'x', url: 'http://x/mcp' } } }),
+      /either "command".*or "url"/,
+    ],
+    [
+      'a syntax error, with its line and column',
+      '{\n  "mcpServers": {\n    "a": { "command": "x", }\n  }\n}',
+      /line 3, column \d+/,
+    ],
   ])('refuses %s, naming the file', (_case, text, message) => {
     expect(() => parseServersConfig(text, '/etc/servers.json')).toThrow(message);
     expect(() => parseServersConfig(text, '/etc/servers.json')).toThrow(/\/etc\/servers\.json/);
   });
+});
+
+it('parseServersConfig reads a file that starts with a byte-order mark', () => {
+  const text = `\uFEFF${JSON.stringify({ mcpServers: { a: { command: 'x' } } })}`;
+  expect(parseServersConfig(text, 'servers.json')).toEqual([{ name: 'a', command: 'x' }]);
 });
 
 describe('resolveUpstreamConfig', () => {
@@ -65,6 +85,18 @@ describe('resolveUpstreamConfig', () => {
   ])('refuses %j with INVALID_UPSTREAM', (config, message) => {
     expect(() => resolveUpstreamConfig(config as never)).toThrow(message);
     expect(() => resolveUpstreamConfig(config as never)).toThrow(UpstreamError);
+  });
+});
+
+describe('redactValue', () => {
+  it('blanks every string of a JSON value, keys too, and leaves other values', () => {
+    const redact = secretRedactor({ name: 'a', command: 'x', env: { T: 'env-789' } });
+    const data = { detail: 'key=env-789', list: [1, true, null, 'env-789'], 'env-789': { deep: 'env-789!' } };
+    expect(redactValue(data, redact)).toEqual({
+      detail: 'key=[redacted]',
+      list: [1, true, null, '[redacted]'],
+      '[redacted]': { deep: '[redacted]!' },
+    });
   });
 });
 

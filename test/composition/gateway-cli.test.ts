@@ -119,4 +119,15 @@ describe('mcp-toolkit gateway', () => {
     expect(run.stderr).toContain(bad);
     expect(run.stderr).toMatch(/"legacy": the HTTP\+SSE transport is not supported/);
   });
+
+  it('a missing config file fails at start with a sentence naming it, not a stack', () => {
+    const missing = path.join(dir, 'nowhere.json');
+    const run = spawnSync(process.execPath, [CLI, 'gateway', '--config', missing, '--stdio'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`${missing}: no such file`);
+    expect(run.stderr).not.toMatch(/ENOENT|\n\s+at /);
+  });
 });

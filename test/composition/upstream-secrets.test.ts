@@ -2,6 +2,7 @@
 // list (tools, prompts, resources, templates), no log line, no /ready body, no state and no error
 // message, even when the upstream itself echoes them back in its errors and on its stderr.
 import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
@@ -63,6 +64,13 @@ describe('gateway: upstream credentials are never echoed', () => {
         backoff: { initialMs: 60_000, maxMs: 60_000 },
       }),
       gateway.addUpstream({ name: 'own', url: own.address.url, headers: { Authorization: `Bearer ${BEARER}` } }),
+      // Quotes its token in the message and the data of its JSON-RPC errors.
+      gateway.addUpstream({
+        name: 'quoting',
+        command: process.execPath,
+        args: [fileURLToPath(new URL('../fixtures/secret-echo-upstream.mjs', import.meta.url))],
+        env: { API_TOKEN: ENV_SECRET },
+      }),
       gateway.addUpstream({
         name: 'echo',
         url: echoUrl,
@@ -71,8 +79,8 @@ describe('gateway: upstream credentials are never echoed', () => {
       }),
     ];
     await gateway.start();
-    await Promise.all([handles[0]!.whenConnected(), handles[2]!.whenConnected()]);
-    await until(() => handles[1]!.status.failures > 0 && handles[3]!.status.failures > 0, 'the failing upstreams');
+    await Promise.all([handles[0]!.whenConnected(), handles[2]!.whenConnected(), handles[3]!.whenConnected()]);
+    await until(() => handles[1]!.status.failures > 0 && handles[4]!.status.failures > 0, 'the failing upstreams');
     await quiet(300);
     client = await connectClient('v2-legacy', new HttpV2(new URL(gateway.address.url)));
   }, 60_000);
@@ -104,8 +112,35 @@ describe('gateway: upstream credentials are never echoed', () => {
     expect(body).toContain('"leaky"');
     expectClean(body, '/ready');
     // The failures were reported, with the secrets blanked.
-    expect(handles[3]!.status.lastError).toBeTruthy();
-    expect(handles[3]!.status.lastError).not.toContain(ECHO_BEARER);
+    expect(handles[4]!.status.lastError).toBeTruthy();
+    expect(handles[4]!.status.lastError).not.toContain(ECHO_BEARER);
+    // The child that exited at start: its (blanked) stderr says why, where a person looks.
+    expect(handles[1]!.status.lastError).toContain('my token is [redacted]');
+  });
+
+  it("the message and the data of an upstream's JSON-RPC error are both blanked", async () => {
+    const error = await client.callTool('quoting_fail').then(
+      (result) => ({ result }),
+      (failure: Error & { code?: number; data?: unknown }) => ({
+        code: failure.code,
+        message: failure.message,
+        data: failure.data,
+      }),
+    );
+    expect(error).toMatchObject({
+      code: -32602,
+      data: { detail: 'key=[redacted]', nested: [{ '[redacted]': '[redacted]' }] },
+    });
+    expect(JSON.stringify(error)).toContain('bad key [redacted]');
+    expectClean(JSON.stringify(error), 'the JSON-RPC error');
+  });
+
+  it('a failed tool-list refresh is logged without the secret the upstream quoted', async () => {
+    await client.callTool('quoting_relist');
+    await until(() => logLines.some((line) => line.includes('refreshing the tool list')), 'the failed refresh');
+    const line = logLines.find((entry) => entry.includes('refreshing the tool list'))!;
+    expect(line).toContain('[redacted]');
+    expectClean(line, 'the refresh warning');
   });
 
   it("an error message of a forwarded call does not carry the upstream's echo of the token", async () => {
