@@ -1,11 +1,18 @@
 // 2026-07-28 `tools/list` over HTTP is answered from the list's cached JSON (sdk-internals/cached-json-response.ts):
 // the same status, headers and bytes as the SDK's `Response.json`, the list not serialized again, and the
 // SDK's own path for every other answer.
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { PerRequestHTTPServerTransport, type JSONRPCMessage, type Server } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { HttpMcpServer, defineTool } from '../../src/index.js';
-import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../src/mcp/sdk-internals/cached-json-response.js';
+import {
+  answerCachedListsAsJson,
+  cachedListParts,
+  checkCachedJsonResponse,
+} from '../../src/mcp/sdk-internals/cached-json-response.js';
+import { createWebBridge } from '../../src/mcp/transports/http/web-bridge.js';
 import { markSerializedOnce, responseArray } from '../../src/mcp/wire/serialized-once.js';
 import { silentLogger } from '../support/in-memory.js';
 import { countedTools } from '../support/counted-tools.js';
@@ -20,7 +27,11 @@ markSerializedOnce(tools);
  * The Response a per-request transport gives for one request answered with `answer(id)`: through the
  * SDK's own `send`, or through a view wrapped by `answerCachedListsAsJson`.
  */
-async function answered(cached: boolean, answer: (id: number) => JSONRPCMessage): Promise<Response> {
+async function answered(
+  cached: boolean,
+  answer: (id: number) => JSONRPCMessage,
+  bodyOnDemand = false,
+): Promise<Response> {
   const transport = new PerRequestHTTPServerTransport({ classification: undefined as never, responseMode: 'json' });
   const view = {
     async connect(t: PerRequestHTTPServerTransport) {
@@ -28,8 +39,41 @@ async function answered(cached: boolean, answer: (id: number) => JSONRPCMessage)
       t.onmessage = (message) => void t.send(answer((message as { id: number }).id));
     },
   } as unknown as Server;
-  await (cached ? answerCachedListsAsJson(view) : view).connect(transport);
+  await (cached ? answerCachedListsAsJson(view, bodyOnDemand) : view).connect(transport);
   return transport.handleMessage({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} });
+}
+
+/** The raw HTTP/1.1 bytes (latin1, `Date` masked) the web bridge writes for each response, one request each. */
+async function rawResponses(responses: Response[]): Promise<string[]> {
+  const bridge = createWebBridge((error) => {
+    throw error;
+  });
+  let next = 0;
+  const server = createServer((req, res) => void bridge(req, res, () => Promise.resolve(responses[next++]!)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const one = () =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () =>
+        resolve(
+          Buffer.concat(chunks)
+            .toString('latin1')
+            .replace(/\r\nDate: [^\r]*/i, ''),
+        ),
+      );
+      socket.on('error', reject);
+      socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    });
+  try {
+    const out: string[] = [];
+    for (const _ of responses) out.push(await one());
+    return out;
+  } finally {
+    server.close();
+  }
 }
 
 async function bytesOf(response: Response) {
@@ -53,6 +97,32 @@ describe('cached JSON answers on 2026-07-28 requests', () => {
 
   it.each(results)('answers %s with the bytes the SDK gives', async (_label, answer) => {
     expect(await bytesOf(await answered(true, answer))).toEqual(await bytesOf(await answered(false, answer)));
+  });
+
+  it.each(results)('answers %s with the bytes the SDK gives, body on demand', async (_label, answer) => {
+    const response = await answered(true, answer, true);
+    expect(await bytesOf(response)).toEqual(await bytesOf(await answered(false, answer)));
+    expect(cachedListParts(response)).toBeUndefined(); // read: no longer written from its parts
+  });
+
+  it('keeps the parts of an answer with its body on demand only', async () => {
+    const answer = results[0]![1];
+    const parts = cachedListParts(await answered(true, answer, true));
+    expect(parts && Buffer.concat([Buffer.from(parts.before), parts.tools, Buffer.from(parts.after)]).toString()).toBe(
+      (await bytesOf(await answered(false, answer))).body,
+    );
+    expect(cachedListParts(await answered(true, answer))).toBeUndefined();
+    expect(cachedListParts(await answered(true, results[2]![1], true))).toBeUndefined();
+  });
+
+  it('the Node bridge writes an answer from its parts as @hono/node-server writes the SDK answer', async () => {
+    const answer = results[1]![1];
+    const sdkAnswer = await answered(false, answer);
+    const onDemand = await answered(true, answer, true);
+    const raw = await rawResponses([onDemand, sdkAnswer]);
+    expect(raw[0]).toBe(raw[1]);
+    expect([onDemand.bodyUsed, sdkAnswer.bodyUsed]).toEqual([false, true]); // written from its parts, not read
+    expect(raw[0]).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: application\/json\r\ncontent-length: \d+\r\n/);
   });
 
   it('splices the cached JSON: the list is serialized once for every request', async () => {

@@ -43,15 +43,52 @@ export function checkCachedJsonResponse(onMismatch?: (reason: string) => void): 
   return verdict;
 }
 
-/** The SDK's plain JSON answer (`Response.json(message)`, status 200), from the three parts. */
-function jsonResponse({ before, tools, after }: SerializedAroundTools): Response {
+/** The response body from the three parts: what `Response.json(message)` encodes. */
+function bodyBytes({ before, tools, after }: SerializedAroundTools): Uint8Array {
   const head = encoder.encode(before);
   const tail = encoder.encode(after);
   const body = new Uint8Array(head.byteLength + tools.byteLength + tail.byteLength);
   body.set(head, 0);
   body.set(tools, head.byteLength);
   body.set(tail, head.byteLength + tools.byteLength);
-  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+  return body;
+}
+
+/** Answers whose body the Node bridge writes part by part (`cachedListParts`): response -> its parts. */
+const partsOf = new WeakMap<Response, SerializedAroundTools>();
+
+/**
+ * The SDK's plain JSON answer (`Response.json(message)`, status 200), from the three parts. With
+ * `bodyOnDemand` the body is one stream chunk made when something reads it (the same bytes, in
+ * one chunk, as a byte body gives), and the parts are kept for {@link cachedListParts}: a Node
+ * bridge that writes them itself then never builds the ~200 KB body (nor undici its copy of it).
+ */
+function jsonResponse(parts: SerializedAroundTools, bodyOnDemand: boolean): Response {
+  const init = { status: 200, headers: { 'Content-Type': 'application/json' } };
+  if (!bodyOnDemand) return new Response(bodyBytes(parts), init);
+  // High-water mark 0: `pull` runs on the first read, not as soon as the stream starts.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        controller.enqueue(bodyBytes(parts));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const response = new Response(body, init);
+  partsOf.set(response, parts);
+  return response;
+}
+
+/**
+ * The three parts of a cached `tools/list` answer made with `bodyOnDemand` (see
+ * {@link answerCachedListsAsJson}): `before`, the cached bytes and `after` are, in this order, the
+ * bytes of its body. Undefined for any other response, and once its body was read.
+ */
+export function cachedListParts(response: Response): SerializedAroundTools | undefined {
+  const parts = partsOf.get(response);
+  return parts && !response.bodyUsed ? parts : undefined;
 }
 
 /**
@@ -70,7 +107,7 @@ function answersAsPlainJson(transport: PerRequestInternals, message: JSONRPCMess
   );
 }
 
-function answerListsFromCache(transport: PerRequestHTTPServerTransport): void {
+function answerListsFromCache(transport: PerRequestHTTPServerTransport, bodyOnDemand: boolean): void {
   const internals = transport as unknown as PerRequestInternals;
   const send = internals.send.bind(internals);
   internals.send = (message, options) => {
@@ -78,7 +115,7 @@ function answerListsFromCache(transport: PerRequestHTTPServerTransport): void {
     if (!parts) return send(message, options);
     // What the SDK's send does for a plain JSON result, with the body spliced instead of stringified.
     internals._terminalDelivered = true;
-    internals.settleResponse!(jsonResponse(parts));
+    internals.settleResponse!(jsonResponse(parts, bodyOnDemand));
     queueMicrotask(() => void internals.close());
     return Promise.resolve();
   };
@@ -95,13 +132,16 @@ function answerListsFromCache(transport: PerRequestHTTPServerTransport): void {
  * {@link checkCachedJsonResponse} finds them changed, requests are served as the SDK serves them.
  *
  * @param server - a fresh per-request view (returned as is, with `connect` wrapped).
+ * @param bodyOnDemand - the caller writes such an answer from {@link cachedListParts} (the Node
+ *   bridge): its body is made only if something reads it. Without it the body is plain bytes (the
+ *   fetch handler, whose runtimes send a stream body chunked).
  */
-export function answerCachedListsAsJson(server: Server): Server {
+export function answerCachedListsAsJson(server: Server, bodyOnDemand = false): Server {
   if (!checkCachedJsonResponse()) return server;
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
     // Before connect: the view wraps `send` there (well-formed Unicode first), so this sees what it would send.
-    if (transport instanceof PerRequestHTTPServerTransport) answerListsFromCache(transport);
+    if (transport instanceof PerRequestHTTPServerTransport) answerListsFromCache(transport, bodyOnDemand);
     await connect(transport);
   };
   return server;

@@ -127,7 +127,11 @@ export function createView(
   }
   const tools = new ViewTools(model.registry, sessionTools);
   const toolDeps = {
-    ...{ server, tools, events: model.events, requestState: model.requestState, calls: model.calls },
+    server,
+    tools,
+    events: model.events,
+    requestState: model.requestState,
+    calls: model.calls,
     defaultTimeoutMs: model.defaultToolTimeoutMs,
   };
   const routes = model.pipeline.routes(server);

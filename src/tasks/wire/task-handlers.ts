@@ -68,18 +68,22 @@ export function viewTasks(manager: TaskManager): ViewTasks {
  */
 function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCallDeps, manager: TaskManager): void {
   let viewId: string | undefined;
-  const taskDeps: TaskCallDeps = {
-    ...deps,
-    manager,
-    // Made on first use: most views never create a task (a UUID per view would cost every request).
-    get viewId() {
-      return (viewId ??= crypto.randomUUID());
-    },
-    onCreated: (task) => {
-      if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);
-    },
-  };
-  const owner = (ctx: ServerContext) => taskOwner(ctx, taskDeps.viewId);
+  let taskDeps: TaskCallDeps | undefined;
+  // Made on the view's first task-aware request: a 2026-07-28 view serves one request, most of them
+  // no tools/call (W4: the spread with an accessor cost every tools/list).
+  const depsOf = (): TaskCallDeps =>
+    (taskDeps ??= {
+      ...deps,
+      manager,
+      // Made on first use: most views never create a task (a UUID per view would cost every request).
+      get viewId() {
+        return (viewId ??= crypto.randomUUID());
+      },
+      onCreated: (task) => {
+        if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);
+      },
+    });
+  const owner = (ctx: ServerContext) => taskOwner(ctx, depsOf().viewId);
   const gate = (ctx: ServerContext, method: string) => {
     if (requestEra(ctx) === 'modern' && !optedIntoTasks(ctx)) {
       throw tasksExtensionRequired(
@@ -89,7 +93,7 @@ function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCa
   };
 
   routes.setRequestHandler('tools/call', (request, ctx) =>
-    callToolWithTasks(taskDeps, request.params as ToolCallParams, ctx),
+    callToolWithTasks(depsOf(), request.params as ToolCallParams, ctx),
   );
   // tasks/list and tasks/result are 2025-11-25 spec methods the SDK's types leave out; the SDK
   // validates them with that revision's schemas and answers -32601 for them on 2026-07-28.

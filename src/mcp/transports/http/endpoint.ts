@@ -145,7 +145,7 @@ export class HttpEndpoint {
     checkSdkSseWriter(onSdkMismatch);
     const logError = (error: unknown) => logger.error({ err: error }, 'MCP HTTP request failed');
     const bridge = createWebBridge(logError);
-    this.#modern = createModernHandler(this.#host, options);
+    this.#modern = createModernHandler(this.#host, options, true);
     const modern = this.#modern.handler;
     const legacy = options.stateless
       ? createStatelessLeg(

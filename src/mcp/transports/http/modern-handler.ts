@@ -25,8 +25,15 @@ export interface ModernHandler {
  * to the server's change fan-out, so a toggle reaches every `subscriptions/listen` stream once, and a
  * listen stream's resource updates held to the caller's read access (`listenWithReadAccess`). Shared by
  * `HttpMcpServer`'s endpoint and the fetch handler.
+ *
+ * @param nodeBridge - the handler's responses are written by the Node bridge (`web-bridge.ts`), which
+ *   writes a cached `tools/list` answer part by part: such an answer's body is then made only if read.
  */
-export function createModernHandler(host: TransportHost, settings: ModernHandlerSettings): ModernHandler {
+export function createModernHandler(
+  host: TransportHost,
+  settings: ModernHandlerSettings,
+  nodeBridge = false,
+): ModernHandler {
   const { logger } = host;
   checkQuietCallKeepalive((reason) =>
     logger.warn({ reason }, 'SDK internals changed: quiet 2026-07-28 calls are not switched to SSE'),
@@ -35,7 +42,8 @@ export function createModernHandler(host: TransportHost, settings: ModernHandler
     logger.warn({ reason }, 'SDK internals changed: 2026-07-28 tools/list answers are serialized per request'),
   );
   const sdkHandler = createMcpHandler(
-    () => keepQuietCallsAlive(answerCachedListsAsJson(host.createRequestScopedServer()), settings.keepAliveMs),
+    () =>
+      keepQuietCallsAlive(answerCachedListsAsJson(host.createRequestScopedServer(), nodeBridge), settings.keepAliveMs),
     {
       legacy: 'reject',
       onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),

@@ -3,9 +3,44 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { lazyRequire } from '../../../lazy-module.js';
 import { wellFormedRefusal } from './well-formed-refusal.js';
 import { recordRemoteAddress } from '../../context/request-origin.js';
+import { cachedListParts } from '../../sdk-internals/cached-json-response.js';
 
 // Part of the HTTP stack: loaded by the first HttpMcpServer, never by a stdio server.
 const honoNode = lazyRequire<typeof import('@hono/node-server')>('@hono/node-server');
+const honoResponse = lazyRequire<typeof import('@hono/node-server/utils/response')>('@hono/node-server/utils/response');
+
+/** The `Content-Type` `@hono/node-server` gives a response with a body and none of its own. */
+const HONO_DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
+
+/**
+ * Writes a cached `tools/list` answer (`cachedListParts`: made with its body on demand) to the Node
+ * response part by part, with the status and headers `@hono/node-server` writes for a JSON body it
+ * reads whole (its headers as a record, `set-cookie` as a list, its default content type, then
+ * `content-length`), and returns hono's "already sent" answer; undefined (nothing written) for any
+ * other response. The ~200 KB of a 1,000-tool list are then neither copied into one body nor read
+ * back through a web stream (W4: the 2026-07-28 list cost 1.05-1.15x a session's before).
+ */
+function writeCachedList(response: Response, outgoing: ServerResponse): Response | undefined {
+  const parts = cachedListParts(response);
+  if (!parts || outgoing.headersSent) return undefined;
+  const headers: Record<string, string | string[]> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of response.headers) {
+    if (name === 'set-cookie') cookies.push(value);
+    else headers[name] = value;
+  }
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  headers['content-type'] ??= HONO_DEFAULT_CONTENT_TYPE;
+  if (!('content-length' in headers)) {
+    const length = Buffer.byteLength(parts.before) + parts.tools.byteLength + Buffer.byteLength(parts.after);
+    headers['content-length'] = String(length);
+  }
+  outgoing.writeHead(response.status, headers);
+  outgoing.write(parts.before);
+  outgoing.write(parts.tools);
+  outgoing.end(parts.after);
+  return honoResponse().RESPONSE_ALREADY_SENT;
+}
 
 /** A web-standard handler for one request (an SDK transport or the modern handler's `fetch`). */
 export type WebHandler = (request: Request) => Promise<Response>;
@@ -32,7 +67,9 @@ export function createWebBridge(onError: (error: unknown) => void): WebBridge {
       handlers.delete(env.incoming);
       if (!handler) throw new Error('web bridge: no handler registered for this request');
       recordRemoteAddress(request, env.incoming.socket.remoteAddress); // for `context.request.remoteAddress`
-      return handler(request).then(wellFormedRefusal);
+      return handler(request)
+        .then(wellFormedRefusal)
+        .then((response) => writeCachedList(response, env.outgoing as ServerResponse) ?? response);
     },
     {
       overrideGlobalObjects: false,
