@@ -30,6 +30,11 @@ interface UpstreamConfigBase {
   callTimeoutMs?: number;
   /** Interval of health pings to a connected upstream, ms (a missed one reconnects it); 0 turns them off. Default 15000. */
   pingIntervalMs?: number;
+  /**
+   * How long a health ping may take to be answered, ms, before the connection counts as lost.
+   * Default: `pingIntervalMs`, at most 10000. No new ping is sent while one is unanswered.
+   */
+  pingTimeoutMs?: number;
 }
 
 /** An upstream server started as a child process and spoken to over its stdio. */
@@ -65,6 +70,7 @@ export type ResolvedUpstreamConfig = UpstreamConfig & {
   readonly connectTimeoutMs: number;
   readonly callTimeoutMs: number;
   readonly pingIntervalMs: number;
+  readonly pingTimeoutMs: number;
 };
 
 function isRecordOfStrings(value: unknown): boolean {
@@ -90,6 +96,7 @@ const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
   'connectTimeoutMs',
   'callTimeoutMs',
   'pingIntervalMs',
+  'pingTimeoutMs',
   'command',
   'args',
   'env',
@@ -139,13 +146,15 @@ export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamC
     initialMs: positive(name, 'backoff.initialMs', raw.backoff?.initialMs, 500),
     maxMs: positive(name, 'backoff.maxMs', raw.backoff?.maxMs, 30_000),
   };
+  const pingIntervalMs = positive(name, 'pingIntervalMs', raw.pingIntervalMs, 15_000, true);
   return {
     ...(raw as UpstreamConfig),
     namespace,
     backoff,
     connectTimeoutMs: positive(name, 'connectTimeoutMs', raw.connectTimeoutMs, 30_000),
     callTimeoutMs: positive(name, 'callTimeoutMs', raw.callTimeoutMs, 600_000),
-    pingIntervalMs: positive(name, 'pingIntervalMs', raw.pingIntervalMs, 15_000, true),
+    pingIntervalMs,
+    pingTimeoutMs: positive(name, 'pingTimeoutMs', raw.pingTimeoutMs, Math.min(pingIntervalMs || 10_000, 10_000)),
   };
 }
 

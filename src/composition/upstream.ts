@@ -372,12 +372,19 @@ export class Upstream implements CatalogForwarder {
   }
 
   #startPings(client: Client, generation: number): void {
-    const every = this.#config.pingIntervalMs;
+    const { pingIntervalMs: every, pingTimeoutMs: timeout } = this.#config;
     if (every === 0) return;
+    // One ping at a time: a slow answer is judged by the timeout, not overtaken by the next ping.
+    let waiting = false;
     this.#pingTimer = setInterval(() => {
-      client.ping({ timeout: Math.min(every, 10_000) }).catch((error: unknown) => {
-        if (generation === this.#generation) this.#lost(client, error);
-      });
+      if (waiting) return;
+      waiting = true;
+      client.ping({ timeout }).then(
+        () => (waiting = false),
+        (error: unknown) => {
+          if (generation === this.#generation) this.#lost(client, error);
+        },
+      );
     }, every);
     this.#pingTimer.unref();
   }

@@ -82,9 +82,20 @@ describe('resolveUpstreamConfig', () => {
     [{ name: 'a', url: 'ftp://x' }, /http: or https:/],
     [{ name: 'a', command: 'x', env: { A: 1 } }, /`env` values must be strings/],
     [{ name: 'a', command: 'x', backoff: { initialMs: -1 } }, /backoff.initialMs/],
+    [{ name: 'a', command: 'x', pingTimeoutMs: 0 }, /pingTimeoutMs/],
   ])('refuses %j with INVALID_UPSTREAM', (config, message) => {
     expect(() => resolveUpstreamConfig(config as never)).toThrow(message);
     expect(() => resolveUpstreamConfig(config as never)).toThrow(UpstreamError);
+  });
+
+  it.each([
+    [{}, 15_000, 10_000],
+    [{ pingIntervalMs: 300 }, 300, 300],
+    [{ pingIntervalMs: 300, pingTimeoutMs: 5_000 }, 300, 5_000],
+    [{ pingIntervalMs: 0 }, 0, 10_000],
+  ])('ping settings %j resolve to interval %d ms and timeout %d ms', (ping, interval, timeout) => {
+    const resolved = resolveUpstreamConfig({ name: 'a', command: 'x', ...ping });
+    expect([resolved.pingIntervalMs, resolved.pingTimeoutMs]).toEqual([interval, timeout]);
   });
 });
 

@@ -57,7 +57,20 @@ describe('mcp-toolkit gateway', () => {
     );
     const child = spawn(
       process.execPath,
-      [CLI, 'gateway', '--config', config, '--port', '0', '--folder', dir, '--state-file', stateFile],
+      [
+        CLI,
+        'gateway',
+        '--config',
+        config,
+        '--port',
+        '0',
+        '--folder',
+        dir,
+        '--state-file',
+        stateFile,
+        '--upstream-wait',
+        '120',
+      ],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MCP_TOOLKIT_LOG_LEVEL: 'debug' } },
     );
     let stderr = '';

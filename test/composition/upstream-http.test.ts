@@ -62,6 +62,7 @@ describe('gateway: a Streamable HTTP upstream (server-everything) and one that n
       name: 'remote',
       url: `http://127.0.0.1:${port}/mcp`,
       pingIntervalMs: 300,
+      pingTimeoutMs: 5_000, // a loaded machine may answer a ping late; a killed upstream refuses at once
       backoff: { initialMs: 200, maxMs: 400 },
     });
     missing = gateway.addUpstream({ name: 'missing', command: '/nonexistent/mcp-server', backoff: { initialMs: 100 } });
