@@ -171,11 +171,16 @@ const call = (id: number | string, params: unknown, extra: object = {}) => ({
   ...extra,
 });
 
+/** Several messages written at once (one stdin chunk). */
+const oneWrite = (...messages: unknown[]) => messages.map((message) => JSON.stringify(message)).join('\n');
+
 /** Each case: the messages sent after the handshake, and the id whose answer ends it. */
 const cases: Array<{
   name: string;
   modern?: boolean;
   middleware?: boolean;
+  /** Requests written together: their answers may come in another order (JSON-RPC matches them by id). */
+  pipelined?: boolean;
   send: unknown[];
   last: number | string;
 }> = [
@@ -217,7 +222,26 @@ const cases: Array<{
     send: [call(1, { name: 'echo', arguments: { text: 'x' }, _meta: MODERN_META })],
     last: 1,
   },
-  { name: 'two calls in one write', send: ['two'], last: 2 },
+  {
+    name: 'two calls in one write',
+    pipelined: true,
+    send: [oneWrite(call(1, { name: 'echo', arguments: { text: 'a' } }), call(2, { name: 'echo', arguments: {} }))],
+    last: 2,
+  },
+  {
+    name: 'calls queued behind other messages in one write',
+    pipelined: true,
+    send: [
+      oneWrite(
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+        call(3, { name: 'echo', arguments: { text: 'c' } }),
+        { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+        call(5, { name: 'nope', arguments: {} }),
+      ),
+    ],
+    last: 5,
+  },
   {
     name: 'a middleware reading the SDK context',
     middleware: true,
@@ -242,12 +266,7 @@ async function run(testCase: (typeof cases)[number], dispatch: boolean) {
   try {
     await session.open(testCase.modern === true);
     if (!testCase.modern) await session.until(0);
-    for (const message of testCase.send) {
-      if (message === 'two') {
-        const echo = (id: number) => JSON.stringify(call(id, { name: 'echo', arguments: { text: `t${id}` } }));
-        session.send(`${echo(1)}\n${echo(2)}`);
-      } else session.send(message);
-    }
+    for (const message of testCase.send) session.send(message);
     await session.until(testCase.last);
     return { lines: session.lines, seen, sdkCalls };
   } finally {
@@ -269,7 +288,9 @@ describe('stdio tools/call dispatch', () => {
     it(`writes what the SDK writes: ${testCase.name}`, async () => {
       const sdk = await run(testCase, false);
       const ours = await run(testCase, true);
-      expect(ours.lines).toEqual(sdk.lines);
+      // Pipelined answers: the same lines; a shorter path may answer a later request first.
+      const order = (lines: string[]) => (testCase.pipelined ? [...lines].sort() : lines);
+      expect(order(ours.lines)).toEqual(order(sdk.lines));
       expect(ours.seen).toEqual(sdk.seen);
       expect(sdk.sdkCalls).toBeGreaterThan(0);
       const fallsBack = testCase.modern === true || testCase.name.includes('SDK path');

@@ -48,16 +48,23 @@ const ENVELOPE_KEYS = [
 ];
 const NO_WIRE_MATERIAL = Object.freeze({});
 
-/** Installed `tools/call` handlers (what the SDK's table holds) -> the same handler for a plain request. */
-const plainForms = new WeakMap<object, Handler>();
+/** What an installed `tools/call` handler does for a plain request: `run`, and `settle` on its rejections. */
+interface PlainForm {
+  run: Handler;
+  /** Turns a rejection into the answer (a task handle) or throws the error to answer with. */
+  settle: (error: unknown) => Result;
+}
+
+/** Installed `tools/call` handlers (what the SDK's table holds) -> their plain form. */
+const plainForms = new WeakMap<object, PlainForm>();
 
 /**
- * Records `plain` as what the installed `tools/call` handler `installed` does for a request
- * {@link serveToolsCall} takes: same answers and errors, none of the SDK's per-request frames.
- * A handler not recorded (a view with other internals, an app's own) keeps the SDK's path.
+ * Records what the installed `tools/call` handler `installed` does for a request {@link serveToolsCall}
+ * takes, as `run` then `settle` on a rejection: same answers and errors, none of the SDK's per-request
+ * frames. A handler not recorded (a view with other internals, an app's own) keeps the SDK's path.
  */
-export function recordPlainToolsCall(installed: object, plain: Handler): void {
-  plainForms.set(installed, plain);
+export function recordPlainToolsCall(installed: object, run: Handler, settle: (error: unknown) => Result): void {
+  plainForms.set(installed, { run, settle });
 }
 
 let enabled = true;
@@ -127,43 +134,77 @@ export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: u
   parts._requestHandlerAbortControllers.set(id, abort);
   const sessionId = transport?.sessionId;
   const ctx = { sessionId, mcpReq: new PlainMcpReq(server, request, abort, sessionId), http: undefined };
-  Promise.resolve()
-    .then(() => plain(request, ctx as unknown as ServerContext))
-    .then(
-      (result) => {
-        if (abort.aborted) return;
-        let encoded: unknown;
-        try {
-          encoded = codec.encodeResult('tools/call', result, parts._outboundServerInfo());
-        } catch (error) {
-          parts._onerror(new Error(`Failed to encode result for tools/call: ${String(error)}`));
-          transport
-            ?.send({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message: 'Internal error' } })
-            .catch((sendError: unknown) =>
-              parts._onerror(new Error(`Failed to send an error response: ${String(sendError)}`)),
-            );
-          return;
-        }
-        return transport?.send({ result: encoded, jsonrpc: '2.0', id } as never);
-      },
-      (error: Record<string, unknown>) => {
-        if (abort.aborted) return;
-        // Read as the SDK reads them (a null or undefined thrown value fails here, as there).
-        const code = Number.isSafeInteger(error['code']) ? (error['code'] as number) : ProtocolErrorCode.InternalError;
-        return transport?.send({
-          jsonrpc: '2.0',
-          id,
-          error: {
-            code: codec.encodeErrorCode(code),
-            message: (error.message as string | undefined) ?? 'Internal error',
-            ...(error['data'] !== undefined && { data: error['data'] }),
-          },
-        });
-      },
-    )
-    .catch((error: unknown) => parts._onerror(new Error(`Failed to send response: ${String(error)}`)))
-    .finally(() => {
+  // The SDK's promise chain (then, then, catch, finally) as one reaction per step, none returning a promise.
+  const done = (sent?: Promise<void>) => {
+    const forget = () => {
       if (parts._requestHandlerAbortControllers.get(id) === abort) parts._requestHandlerAbortControllers.delete(id);
-    });
+    };
+    const failed = (error: unknown) => {
+      parts._onerror(new Error(`Failed to send response: ${String(error)}`));
+      forget();
+    };
+    if (sent) sent.then(forget, failed);
+    else forget();
+  };
+  const answer = (result: Result) => {
+    if (abort.aborted) return done();
+    let encoded: unknown;
+    try {
+      encoded = codec.encodeResult('tools/call', result, parts._outboundServerInfo());
+    } catch (error) {
+      parts._onerror(new Error(`Failed to encode result for tools/call: ${String(error)}`));
+      const failure = { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+      transport
+        ?.send({ jsonrpc: '2.0', id, error: failure })
+        .catch((sendError: unknown) =>
+          parts._onerror(new Error(`Failed to send an error response: ${String(sendError)}`)),
+        );
+      return done();
+    }
+    done(transport?.send({ result: encoded, jsonrpc: '2.0', id } as never));
+  };
+  const refuse = (error: Record<string, unknown>) => {
+    if (abort.aborted) return done();
+    // Read as the SDK reads them (a null or undefined thrown value fails here, as there).
+    const code = Number.isSafeInteger(error['code']) ? (error['code'] as number) : ProtocolErrorCode.InternalError;
+    done(
+      transport?.send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: codec.encodeErrorCode(code),
+          message: (error.message as string | undefined) ?? 'Internal error',
+          ...(error['data'] !== undefined && { data: error['data'] }),
+        },
+      }),
+    );
+  };
+  const guarded = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      done(Promise.reject(error));
+    }
+  };
+  void Promise.resolve().then(() => {
+    let answered: Promise<Result>;
+    try {
+      answered = plain.run(request, ctx as unknown as ServerContext);
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered.then(
+      (result) => guarded(() => answer(result)),
+      (error: unknown) => {
+        let settled: Result;
+        try {
+          settled = plain.settle(error);
+        } catch (refined) {
+          return guarded(() => refuse(refined as Record<string, unknown>));
+        }
+        guarded(() => answer(settled));
+      },
+    );
+  });
   return true;
 }

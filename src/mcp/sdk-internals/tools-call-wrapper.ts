@@ -190,11 +190,13 @@ export function wrapPlainToolsCall(server: Server, handler: UserHandler, escape:
     const parsed = validated.value;
     let answer: Promise<Result>;
     try {
-      answer = answerOf(handler, escape, parsed, ctx);
+      answer = Promise.resolve(handler(parsed, ctx) as Result | Promise<Result>);
     } catch (error) {
       return Promise.reject(error);
     }
+    // One reaction: escape (as `answerOf` does), then the rest.
     return answer.then((result) => {
+      escape(result);
       if (!isInputRequiredResult(result)) return finishResult(codec, result);
       let first: Result | undefined = result;
       const replay: Handler = (_request, handlerCtx) => {

@@ -14,7 +14,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { invalidParamsError } from '../wire/invalid-params.js';
-import { wellFormed } from '../wire/well-formed.js';
+import { WELL_FORMED_AT_WIRE, wellFormed, WRITES_WELL_FORMED } from '../wire/well-formed.js';
 import {
   deferRequestHandlers,
   registeringHandler,
@@ -24,7 +24,7 @@ import {
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
-import { spareStdioChannelChecks } from './stdio-channel.js';
+import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
 import { checkQuietClose, closeQuietly } from './quiet-close.js';
 import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies } from './stdio-tools-call.js';
 import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
@@ -185,7 +185,7 @@ export class ViewServer extends Server {
         ? (error: unknown): Result => (error instanceof TaskAnswerEscape ? error.result : refine(error))
         : refine;
       const installed = settled(wrapToolsCall(this, registered, escape), settle);
-      recordPlainToolsCall(installed, settled(wrapPlainToolsCall(this, registered, escape), settle));
+      recordPlainToolsCall(installed, wrapPlainToolsCall(this, registered, escape), settle);
       return installed;
     }
     if (method === 'tools/call' && this.viewTasks) {
@@ -252,12 +252,18 @@ export class ViewServer extends Server {
     if (wants && servesModernEra(this)) admitStdioListens(transport, (uri) => wants(uri, true), this.interest);
     const stdio = spareStdioChannelChecks(transport);
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(wellFormed(message), options);
+    // A response to a stdio wire that checks its serialized line is made well-formed there (cheaper).
+    const atWire = (stdioWireOf(transport) as { [WRITES_WELL_FORMED]?: boolean } | undefined)?.[WRITES_WELL_FORMED];
+    transport.send = (message, options) =>
+      atWire && options === undefined && !('method' in message)
+        ? send(message, WELL_FORMED_AT_WIRE)
+        : send(wellFormed(message), options);
     const hadCallback = transport.onmessage !== undefined;
     await super.connect(transport);
     // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
     const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
+    if (serve && !servesModernEra(this)) deliverPlainCallsDirectly(transport);
   }
 }
 
