@@ -26,6 +26,7 @@ describe('SDK upgrade canary', () => {
       'stable-context',
       'tools-call-wrapper',
       'plain-result-copy',
+      'stdio-tools-call',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

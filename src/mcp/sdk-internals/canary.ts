@@ -7,6 +7,7 @@ import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
+import { stdioToolsCallApplies } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
@@ -153,6 +154,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       "the 2025-11-25 codec's CallToolResult copy of a text-only result",
       plainResultCopyApplies(canaryServer),
       'the codec copies a text-only result differently: every result goes through its schema',
+    ),
+    report(
+      'stdio-tools-call',
+      'Protocol._onrequest steps (_shouldDropInbound, _requestHandlers, _requestHandlerAbortControllers, codec era/checkInboundEnvelope/encodeResult/encodeErrorCode, _outboundServerInfo, _onerror), Server.buildContext, _resolveOutboundCodec, _notificationViaCodec, _requestWithSchema',
+      stdioToolsCallApplies(canaryServer),
+      "Protocol's request dispatch changed: stdio tools/call requests take the SDK's _onrequest (an AbortController and context closures per call)",
     ),
     report(
       'upstream-client',

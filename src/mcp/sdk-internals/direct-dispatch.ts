@@ -19,16 +19,22 @@ interface ProtocolDispatch {
  * Call right after `connect(transport)`, and only when the transport had no `onmessage` of its
  * own before (the SDK's callback would have called it first). Self-check: when the connected
  * server has no `_onrequest`/`_onnotification` (a different SDK), nothing is changed. Returns
- * whether the shortcut is installed.
+ * whether the shortcut is installed. `serve(request, extra)` may take a plain request first (true:
+ * served; false: the SDK's `_onrequest` gets it).
  */
-export function dispatchPlainMessagesDirectly(server: object, transport: Transport): boolean {
+export function dispatchPlainMessagesDirectly(
+  server: object,
+  transport: Transport,
+  serve?: (request: JSONRPCRequest, extra: MessageExtraInfo | undefined) => boolean,
+): boolean {
   const { _onrequest, _onnotification } = server as ProtocolDispatch;
   const sdkCallback = transport.onmessage;
   if (typeof _onrequest !== 'function' || typeof _onnotification !== 'function' || !sdkCallback) return false;
   transport.onmessage = (message, extra) => {
     const kind = plainMessageKind(message);
-    if (kind === 'request') _onrequest.call(server, message as JSONRPCRequest, extra);
-    else if (kind === 'notification') _onnotification.call(server, message as JSONRPCNotification, extra);
+    if (kind === 'request') {
+      if (!serve?.(message as JSONRPCRequest, extra)) _onrequest.call(server, message as JSONRPCRequest, extra);
+    } else if (kind === 'notification') _onnotification.call(server, message as JSONRPCNotification, extra);
     else sdkCallback(message, extra);
   };
   return true;

@@ -70,3 +70,47 @@ export function spareStdioChannelChecks(transport: Transport): boolean {
   };
   return true;
 }
+
+/** Wires whose plain `tools/call` requests already skip `serveStdio`'s queue. */
+const bypassed = new WeakSet<object>();
+/** Stands for "messages queued before the shortcut was installed may not be delivered yet". */
+const QUEUED_BEFORE = Symbol('queued before');
+
+/**
+ * Hands a plain `tools/call` request from the wire straight to the channel of a 2025-11-25 view,
+ * past `serveStdio`'s message queue. For a pinned handshake-era connection the SDK's queue (an
+ * async `pump` and `processMessage` per message, ~2 k instructions and a promise hop per call,
+ * docs/performance.md fifth round) does nothing but `channel.deliver(message)` while the
+ * connection is open; this does that when the queue is known to be empty: the last message handed
+ * to the SDK has reached the channel (every message is still delivered in the order read). Anything
+ * else, and everything while a message is still queued, goes to the SDK's callback as before.
+ *
+ * Call after the view is connected, for a handshake-era view only (a 2026-07-28 connection's queue
+ * serves `subscriptions/listen` itself). Self-check as {@link spareStdioChannelChecks}; returns
+ * whether the shortcut is installed.
+ */
+export function deliverPlainCallsDirectly(transport: Transport): boolean {
+  if (!isStdioChannel(transport)) return false;
+  const channel = transport;
+  const wire = channel._wire;
+  const queue = wire.onmessage;
+  if (!queue || bypassed.has(wire)) return false;
+  bypassed.add(wire);
+  let behind: unknown = QUEUED_BEFORE;
+  const deliver = channel.deliver.bind(channel);
+  channel.deliver = (message, extra) => {
+    if (message === behind) behind = undefined;
+    deliver(message, extra);
+  };
+  wire.onmessage = (message, extra) => {
+    const direct =
+      behind === undefined &&
+      !channel._closed &&
+      (message as { method?: unknown }).method === 'tools/call' &&
+      plainMessageKind(message) === 'request';
+    if (direct) return channel.deliver(message, extra);
+    behind = message;
+    queue(message, extra);
+  };
+  return true;
+}

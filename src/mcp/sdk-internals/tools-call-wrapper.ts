@@ -120,6 +120,25 @@ function schemaFailure(what: 'request' | 'result', outcome: Exclude<Outcome, { o
     : new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call ${what}: ${outcome.message}`);
 }
 
+/** The tail of the SDK's `tools/call` wrapper (2.4): the handler's result made the answer, or the SDK's error. */
+function finishResult(codec: WireCodec, result: Result): Result {
+  if (isInputRequiredResult(result)) return result;
+  const normalized = normalizeContentless(result);
+  const copy = codecCopiesPlainResults(codec) ? plainTextResultCopy(normalized) : undefined;
+  if (copy) return copy;
+  const checked = codec.validateResult('tools/call', normalized);
+  if (!checked.ok) throw schemaFailure('result', checked);
+  return checked.value as Result;
+}
+
+/** `handler`'s answer to the parsed request, with `escape` run on it first. */
+function answerOf(handler: UserHandler, escape: (result: Result) => void, parsed: unknown, ctx: ServerContext) {
+  return Promise.resolve(handler(parsed, ctx) as Result | Promise<Result>).then((value) => {
+    escape(value);
+    return value;
+  });
+}
+
 /**
  * The `tools/call` wrapper of the SDK's `Server._wrapHandler` (2.4), with the request parsed once.
  * The SDK registers a handler-only `tools/call` as a closure that parses the request with the
@@ -147,20 +166,47 @@ export function wrapToolsCall(
     const parsed = validated.value;
     const result = await parts._invokeInputRequiredCapableHandler(
       'tools/call',
-      (_request, handlerCtx) =>
-        Promise.resolve(handler(parsed, handlerCtx) as Result | Promise<Result>).then((value) => {
-          escape(value);
-          return value;
-        }),
+      (_request, handlerCtx) => answerOf(handler, escape, parsed, handlerCtx),
       request,
       ctx,
     );
-    if (isInputRequiredResult(result)) return result;
-    const normalized = normalizeContentless(result);
-    const copy = codecCopiesPlainResults(codec) ? plainTextResultCopy(normalized) : undefined;
-    if (copy) return copy;
-    const checked = codec.validateResult('tools/call', normalized);
-    if (!checked.ok) throw schemaFailure('result', checked);
-    return checked.value as Result;
+    return finishResult(codec, result);
+  };
+}
+
+/**
+ * {@link wrapToolsCall} for a request that carries no `requestState` on the 2025-11-25 era (what
+ * `stdio-tools-call.ts` serves), without the SDK's `_invokeInputRequiredCapableHandler` frame: for
+ * such a request that step only awaits the handler (its one error mapping is for 2026-07-28), unless
+ * the handler answers input-required, which is then handed to that step as the SDK would (its legacy
+ * shim calls the handler again for later rounds). Same answers, same errors, fewer promises.
+ */
+export function wrapPlainToolsCall(server: Server, handler: UserHandler, escape: (result: Result) => void): Handler {
+  const parts = server as unknown as ServerParts;
+  return (request, ctx) => {
+    const codec = parts._negotiatedWireCodec();
+    const validated = codec.validateRequest('tools/call', request);
+    if (!validated.ok) return Promise.reject(schemaFailure('request', validated));
+    const parsed = validated.value;
+    let answer: Promise<Result>;
+    try {
+      answer = Promise.resolve(handler(parsed, ctx) as Result | Promise<Result>);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // One reaction: escape (as `answerOf` does), then the rest.
+    return answer.then((result) => {
+      escape(result);
+      if (!isInputRequiredResult(result)) return finishResult(codec, result);
+      let first: Result | undefined = result;
+      const replay: Handler = (_request, handlerCtx) => {
+        const answered = first;
+        first = undefined;
+        return answered ? Promise.resolve(answered) : answerOf(handler, escape, parsed, handlerCtx);
+      };
+      return parts
+        ._invokeInputRequiredCapableHandler('tools/call', replay, request, ctx)
+        .then((final) => finishResult(codec, final));
+    });
   };
 }

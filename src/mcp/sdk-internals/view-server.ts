@@ -14,7 +14,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { invalidParamsError } from '../wire/invalid-params.js';
-import { wellFormed } from '../wire/well-formed.js';
+import { WELL_FORMED_AT_WIRE, wellFormed, WRITES_WELL_FORMED } from '../wire/well-formed.js';
 import {
   deferRequestHandlers,
   registeringHandler,
@@ -24,9 +24,10 @@ import {
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
-import { spareStdioChannelChecks } from './stdio-channel.js';
+import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
 import { checkQuietClose, closeQuietly } from './quiet-close.js';
-import { toolsCallWrapperApplies, wrapToolsCall } from './tools-call-wrapper.js';
+import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies } from './stdio-tools-call.js';
+import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -69,6 +70,22 @@ export function taskAnswer(result: Result): CallToolResult {
 /** Carries a task handle out of the SDK's wrapper; not an `Error`, so no stack trace is captured per call. */
 class TaskAnswerEscape {
   constructor(readonly result: Result) {}
+}
+
+const noEscape = (): void => {};
+
+/**
+ * `wrapped` with its rejections settled by `settle` (which throws the refined error, or answers a task
+ * handle). Not async: one promise reaction per request instead of an async frame (hot path, W2).
+ */
+function settled(wrapped: WrappedHandler, settle: (error: unknown) => Result): WrappedHandler {
+  return (request, ctx) => {
+    try {
+      return wrapped(request, ctx).then(undefined, settle);
+    } catch (error) {
+      return Promise.resolve().then(() => settle(error));
+    }
+  };
 }
 
 /** Throws a task handle past the `CallToolResult` check (caught again by the view's wrapper). */
@@ -160,19 +177,16 @@ export class ViewServer extends Server {
   protected override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
     const registered = method === 'tools/call' ? registeringHandler() : undefined;
     if (registered && toolsCallWrapperApplies(this)) {
-      // The SDK's tools/call wrapper with the request parsed once (`tools-call-wrapper.ts`).
-      if (!this.viewTasks) return ViewServer.#refined(this, method, wrapToolsCall(this, registered));
+      // The SDK's tools/call wrapper with the request parsed once (`tools-call-wrapper.ts`), and
+      // its plain form for the stdio dispatch (`stdio-tools-call.ts`): the same steps, fewer frames.
       const refine = refinerFor(method);
-      const settle = (error: unknown): Result => (error instanceof TaskAnswerEscape ? error.result : refine(error));
-      const wrapped = wrapToolsCall(this, registered, escapeTaskAnswer);
-      // Not async: one promise reaction per request instead of an async frame (hot path, W2).
-      return (request, ctx) => {
-        try {
-          return wrapped(request, ctx).then(undefined, settle);
-        } catch (error) {
-          return Promise.resolve(settle(error));
-        }
-      };
+      const escape = this.viewTasks ? escapeTaskAnswer : noEscape;
+      const settle = this.viewTasks
+        ? (error: unknown): Result => (error instanceof TaskAnswerEscape ? error.result : refine(error))
+        : refine;
+      const installed = settled(wrapToolsCall(this, registered, escape), settle);
+      recordPlainToolsCall(installed, wrapPlainToolsCall(this, registered, escape), settle);
+      return installed;
     }
     if (method === 'tools/call' && this.viewTasks) {
       const inner = ViewServer.#refined(
@@ -236,12 +250,20 @@ export class ViewServer extends Server {
     const wants = this.wantsResourceUpdate;
     // The SDK's stdio entry acknowledges listen filters itself: held to the read rule on its wire.
     if (wants && servesModernEra(this)) admitStdioListens(transport, (uri) => wants(uri, true), this.interest);
-    spareStdioChannelChecks(transport);
+    const stdio = spareStdioChannelChecks(transport);
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(wellFormed(message), options);
+    // A response to a stdio wire that checks its serialized line is made well-formed there (cheaper).
+    const atWire = (stdioWireOf(transport) as { [WRITES_WELL_FORMED]?: boolean } | undefined)?.[WRITES_WELL_FORMED];
+    transport.send = (message, options) =>
+      atWire && options === undefined && !('method' in message)
+        ? send(message, WELL_FORMED_AT_WIRE)
+        : send(wellFormed(message), options);
     const hadCallback = transport.onmessage !== undefined;
     await super.connect(transport);
-    if (!hadCallback) dispatchPlainMessagesDirectly(this, transport);
+    // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
+    const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
+    if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
+    if (serve && !servesModernEra(this)) deliverPlainCallsDirectly(transport);
   }
 }
 

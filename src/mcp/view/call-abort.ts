@@ -1,4 +1,12 @@
 import { ToolCallAbortedError } from '../../errors.js';
+import { followSignal } from '../../registry/context-abort.js';
+import { AbortFollowers } from '../sdk-internals/lazy-request-abort.js';
+
+/** A request's abort that can be followed without an `AbortSignal` (`sdk-internals/lazy-request-abort.ts`). */
+export interface FollowableAbort {
+  readonly aborted: boolean;
+  follow(listener: () => void): () => void;
+}
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -19,20 +27,21 @@ function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 export class CallAbort {
   #controller: AbortController | undefined;
   #reason: ToolCallAbortedError | undefined;
-  readonly #upstream: AbortSignal;
+  readonly #upstream: AbortSignal | FollowableAbort;
   readonly #upstreamReason: () => ToolCallAbortedError;
   #onUpstream?: () => void;
+  #unfollowUpstream?: () => void;
   #reject?: (reason: unknown) => void;
   /** Followers of the abort (see {@link follow}): called as the signal's `abort` listeners would be. */
-  #followers: (() => void)[] | undefined;
+  #followers: AbortFollowers | undefined;
   /** The tool's own promise while it has not settled (it may outlive an aborted call). */
   #pending: PromiseLike<unknown> | undefined;
 
   /**
-   * @param upstream - the request's signal (aborted by the SDK on cancellation or disconnection).
+   * @param upstream - the request's signal, or its lazy abort (aborted by the SDK on cancellation or disconnection).
    * @param upstreamReason - why the call ends when `upstream` aborts (read at that moment).
    */
-  constructor(upstream: AbortSignal, upstreamReason: () => ToolCallAbortedError) {
+  constructor(upstream: AbortSignal | FollowableAbort, upstreamReason: () => ToolCallAbortedError) {
     this.#upstream = upstream;
     this.#upstreamReason = upstreamReason;
     if (upstream.aborted) this.abort(upstreamReason());
@@ -70,9 +79,7 @@ export class CallAbort {
     if (this.#reason) return;
     this.#reason = reason;
     this.#controller?.abort(reason);
-    const followers = this.#followers;
-    this.#followers = undefined;
-    if (followers) for (const follower of followers) follower();
+    this.#followers?.fire();
     this.#reject?.(reason);
   }
 
@@ -83,11 +90,7 @@ export class CallAbort {
    */
   follow(listener: () => void): () => void {
     if (this.#reason) return () => {};
-    (this.#followers ??= []).push(listener);
-    return () => {
-      const index = this.#followers?.indexOf(listener) ?? -1;
-      if (index >= 0) this.#followers!.splice(index, 1);
-    };
+    return (this.#followers ??= new AbortFollowers()).add(listener);
   }
 
   /**
@@ -128,7 +131,9 @@ export class CallAbort {
     }
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.abort(timeoutReason()), timeoutMs);
     this.#onUpstream = () => this.abort(this.#upstreamReason());
-    this.#upstream.addEventListener('abort', this.#onUpstream, { once: true });
+    const upstream = this.#upstream;
+    this.#unfollowUpstream =
+      upstream instanceof AbortSignal ? followSignal(upstream, this.#onUpstream) : upstream.follow(this.#onUpstream);
     try {
       return await new Promise<T>((resolve, reject) => {
         this.#reject = reject;
@@ -146,7 +151,8 @@ export class CallAbort {
 
   /** Stops following the request's signal (the call has finished). */
   dispose(): void {
-    if (this.#onUpstream) this.#upstream.removeEventListener('abort', this.#onUpstream);
+    this.#unfollowUpstream?.();
+    this.#unfollowUpstream = undefined;
     this.#onUpstream = undefined;
   }
 }

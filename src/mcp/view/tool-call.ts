@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { ToolCallAbortedError, UpstreamError } from '../../errors.js';
 import { CallAbort } from './call-abort.js';
+import { requestAbortOf } from '../sdk-internals/plain-request-context.js';
 import type { Tool } from '../../registry/tool.js';
 import { errorToCallToolResult, invalidArgumentsResult, toCallToolResult } from '../../registry/tool-result.js';
 import { inputRoundOutcome, InputRounds, type InputState } from '../context/input-rounds.js';
@@ -97,7 +98,7 @@ export async function callTool(
     return result;
   }
 
-  const abort = new CallAbort(ctx.mcpReq.signal, () =>
+  const abort = new CallAbort(requestAbortOf(ctx), () =>
     deps.server.transport
       ? new ToolCallAbortedError('cancelled', `The client cancelled the call to "${name}".`)
       : new ToolCallAbortedError('disconnected', `The connection closed during the call to "${name}".`),

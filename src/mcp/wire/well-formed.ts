@@ -15,6 +15,28 @@ import { responseSource } from './serialized-once.js';
 
 const checkedFrozen = new WeakSet<object>();
 
+/**
+ * Marks a wire (a transport that serializes messages itself) that makes a message sent with
+ * {@link WELL_FORMED_AT_WIRE} well-formed after serializing it ({@link wellFormedLine}).
+ */
+export const WRITES_WELL_FORMED = Symbol('mcp-toolkit.writesWellFormed');
+
+/**
+ * Send options of a message to be made well-formed by a {@link WRITES_WELL_FORMED} wire rather than
+ * before sending: the check on the serialized line costs a substring search, the walk of the message
+ * a few k instructions per stdio call (docs/performance.md, fifth round).
+ */
+export const WELL_FORMED_AT_WIRE = Object.freeze({});
+
+/**
+ * `serialize(message)`, made well-formed as {@link wellFormed} would make `message`: `JSON.stringify`
+ * writes a lone surrogate as a `\u` escape, so a line without one needs nothing.
+ */
+export function wellFormedLine<T>(message: T, serialize: (message: T) => string): string {
+  const line = serialize(message);
+  return line.includes('\\u') ? serialize(wellFormed(message)) : line;
+}
+
 /** ES2024 string methods (Node >= 20), not in the compiler's ES2023 lib. */
 type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
 

@@ -9,7 +9,7 @@ import {
 import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../../wire/json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
 import type { Logger } from '../../../logger.js';
-import { wellFormed } from '../../wire/well-formed.js';
+import { WELL_FORMED_AT_WIRE, wellFormed, wellFormedLine, WRITES_WELL_FORMED } from '../../wire/well-formed.js';
 
 const RESOLVED: Promise<void> = Promise.resolve();
 
@@ -63,6 +63,8 @@ export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Sent with `WELL_FORMED_AT_WIRE`, a message is made well-formed here, after serializing. */
+  readonly [WRITES_WELL_FORMED] = true;
 
   readonly #stdin: Readable;
   readonly #stdout: Writable;
@@ -126,7 +128,7 @@ export class StdioTransport implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage, options?: object): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('StdioTransport is closed'));
     // Views send well-formed messages already; errors the SDK builds itself (say, an unsupported
     // protocol version) may quote client input with lone surrogates, so they are fixed here.
@@ -141,7 +143,7 @@ export class StdioTransport implements Transport {
         this.#logger?.debug({ id: message.id, method, code, error: text }, 'stdio: answered a request with an error');
       }
     }
-    let line = serializeMessage(message);
+    let line = options === WELL_FORMED_AT_WIRE ? wellFormedLine(message, serializeMessage) : serializeMessage(message);
     const limit = this.#limits.maxMessageBytes;
     // A UTF-16 code unit is at most 3 UTF-8 bytes: most lines need no byte count.
     if (line.length * 3 > limit) {

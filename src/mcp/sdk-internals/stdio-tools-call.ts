@@ -1,0 +1,210 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
+  type JSONRPCRequest,
+  type RequestId,
+  type Result,
+  type Server,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { LazyRequestAbort } from './lazy-request-abort.js';
+import { PlainMcpReq, plainRequestContextApplies } from './plain-request-context.js';
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+
+/** The parts of the SDK's wire codec (2.4) the SDK's `_onrequest` uses. */
+interface DispatchCodec {
+  readonly era: string;
+  hasRequestMethod(method: string): boolean;
+  checkInboundEnvelope(material: object): string | undefined;
+  encodeResult(method: string, result: Result, serverInfo: unknown): unknown;
+  encodeErrorCode(code: number): number;
+}
+
+/** The private parts of the SDK's `Protocol` (2.4) its `_onrequest` uses, and so this module. */
+interface ProtocolParts {
+  _negotiatedWireCodec(): DispatchCodec;
+  _shouldDropInbound(message: JSONRPCRequest): unknown;
+  _requestHandlers: Map<string, unknown>;
+  fallbackRequestHandler?: unknown;
+  _requestHandlerAbortControllers: Map<RequestId, { abort(reason?: unknown): void }>;
+  _transport?: Transport;
+  _outboundServerInfo(): unknown;
+  _onerror(error: Error): void;
+}
+
+/** The one era served here: the handshake era's codec (2.4 names it by its revision). */
+const HANDSHAKE_ERA = '2025-11-25';
+/** What the SDK lifts out of `_meta` (2026-07-28 envelope keys) and params (retry fields); such requests take its path. */
+const ENVELOPE_KEYS = [
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+];
+const NO_WIRE_MATERIAL = Object.freeze({});
+
+/** What an installed `tools/call` handler does for a plain request: `run`, and `settle` on its rejections. */
+interface PlainForm {
+  run: Handler;
+  /** Turns a rejection into the answer (a task handle) or throws the error to answer with. */
+  settle: (error: unknown) => Result;
+}
+
+/** Installed `tools/call` handlers (what the SDK's table holds) -> their plain form. */
+const plainForms = new WeakMap<object, PlainForm>();
+
+/**
+ * Records what the installed `tools/call` handler `installed` does for a request {@link serveToolsCall}
+ * takes, as `run` then `settle` on a rejection: same answers and errors, none of the SDK's per-request
+ * frames. A handler not recorded (a view with other internals, an app's own) keeps the SDK's path.
+ */
+export function recordPlainToolsCall(installed: object, run: Handler, settle: (error: unknown) => Result): void {
+  plainForms.set(installed, { run, settle });
+}
+
+let enabled = true;
+
+/** Turns {@link serveToolsCall} on or off (tests compare both paths); returns the previous setting. */
+export function setStdioToolsCallDispatch(on: boolean): boolean {
+  const previous = enabled;
+  enabled = on;
+  return previous;
+}
+
+/** Whether the SDK has every part {@link serveToolsCall} reads (the self-check; the canary reports it). */
+export function stdioToolsCallApplies(server: Server): boolean {
+  const parts = server as unknown as Partial<ProtocolParts>;
+  const codec = typeof parts._negotiatedWireCodec === 'function' ? parts._negotiatedWireCodec.call(server) : undefined;
+  return (
+    codec?.era === HANDSHAKE_ERA &&
+    typeof codec.checkInboundEnvelope === 'function' &&
+    typeof codec.encodeResult === 'function' &&
+    typeof codec.encodeErrorCode === 'function' &&
+    typeof parts._shouldDropInbound === 'function' &&
+    parts._requestHandlers instanceof Map &&
+    parts._requestHandlerAbortControllers instanceof Map &&
+    typeof parts._outboundServerInfo === 'function' &&
+    typeof parts._onerror === 'function' &&
+    plainRequestContextApplies(server)
+  );
+}
+
+/** A `tools/call` with nothing the SDK lifts out of it, and no task. */
+function plainParams(params: Record<string, unknown>): boolean {
+  if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;
+  const meta = params._meta as Record<string, unknown> | undefined;
+  return meta === undefined || !ENVELOPE_KEYS.some((key) => key in meta);
+}
+
+/**
+ * Serves a plain `tools/call` (a request `plainMessageKind` accepted) on a 2025-11-25 stdio view
+ * the way the SDK's `Protocol._onrequest` (2.4) does, without its per-request machinery: the
+ * same checks in the same order (drop hook, method in era, handler, envelope), the same context
+ * keys, the handler started in a microtask, the result encoded by the codec, the SDK's response
+ * and error objects (same keys, same order), the same `onerror` reports, cancellation and close
+ * through the SDK's own abort table. What it leaves out: the `AbortController` (a
+ * {@link LazyRequestAbort} makes the signal on first read), the context's closures (made on first
+ * read, {@link PlainMcpReq}), `buildContext`'s copies, and, through the handler's plain form
+ * ({@link recordPlainToolsCall}), the async frames of the SDK's input-required step.
+ *
+ * Returns false, having done nothing, for anything else (a task, 2026-07-28 material, another era,
+ * a handler without a plain form, transport info): the caller then hands it to the SDK.
+ */
+export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: unknown): boolean {
+  const params = request.params;
+  if (!enabled || request.method !== 'tools/call' || extra !== undefined || !params || !plainParams(params)) {
+    return false;
+  }
+  const parts = server as unknown as ProtocolParts;
+  const codec = parts._negotiatedWireCodec();
+  if (codec.era !== HANDSHAKE_ERA || parts._shouldDropInbound(request) === 'drop') return false;
+  if (!codec.hasRequestMethod('tools/call')) return false;
+  const installed = parts._requestHandlers.get('tools/call') ?? parts.fallbackRequestHandler;
+  const plain = typeof installed === 'function' ? plainForms.get(installed) : undefined;
+  if (!plain || codec.checkInboundEnvelope(NO_WIRE_MATERIAL) !== undefined) return false;
+
+  const transport = parts._transport;
+  const { id } = request;
+  const abort = new LazyRequestAbort();
+  parts._requestHandlerAbortControllers.set(id, abort);
+  const sessionId = transport?.sessionId;
+  const ctx = { sessionId, mcpReq: new PlainMcpReq(server, request, abort, sessionId), http: undefined };
+  // The SDK's promise chain (then, then, catch, finally) as one reaction per step, none returning a promise.
+  const done = (sent?: Promise<void>) => {
+    const forget = () => {
+      if (parts._requestHandlerAbortControllers.get(id) === abort) parts._requestHandlerAbortControllers.delete(id);
+    };
+    const failed = (error: unknown) => {
+      parts._onerror(new Error(`Failed to send response: ${String(error)}`));
+      forget();
+    };
+    if (sent) sent.then(forget, failed);
+    else forget();
+  };
+  const answer = (result: Result) => {
+    if (abort.aborted) return done();
+    let encoded: unknown;
+    try {
+      encoded = codec.encodeResult('tools/call', result, parts._outboundServerInfo());
+    } catch (error) {
+      parts._onerror(new Error(`Failed to encode result for tools/call: ${String(error)}`));
+      const failure = { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
+      transport
+        ?.send({ jsonrpc: '2.0', id, error: failure })
+        .catch((sendError: unknown) =>
+          parts._onerror(new Error(`Failed to send an error response: ${String(sendError)}`)),
+        );
+      return done();
+    }
+    done(transport?.send({ result: encoded, jsonrpc: '2.0', id } as never));
+  };
+  const refuse = (error: Record<string, unknown>) => {
+    if (abort.aborted) return done();
+    // Read as the SDK reads them (a null or undefined thrown value fails here, as there).
+    const code = Number.isSafeInteger(error['code']) ? (error['code'] as number) : ProtocolErrorCode.InternalError;
+    done(
+      transport?.send({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: codec.encodeErrorCode(code),
+          message: (error.message as string | undefined) ?? 'Internal error',
+          ...(error['data'] !== undefined && { data: error['data'] }),
+        },
+      }),
+    );
+  };
+  const guarded = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      done(Promise.reject(error));
+    }
+  };
+  void Promise.resolve().then(() => {
+    let answered: Promise<Result>;
+    try {
+      answered = plain.run(request, ctx as unknown as ServerContext);
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered.then(
+      (result) => guarded(() => answer(result)),
+      (error: unknown) => {
+        let settled: Result;
+        try {
+          settled = plain.settle(error);
+        } catch (refined) {
+          return guarded(() => refuse(refined as Record<string, unknown>));
+        }
+        guarded(() => answer(settled));
+      },
+    );
+  });
+  return true;
+}
