@@ -52,7 +52,23 @@ beforeAll(async () => {
     ],
     { cwd: app, timeout: INSTALL_MS },
   );
+  // Node resolves packages in every ancestor's node_modules: a stray one above the temp folder
+  // (say /tmp/node_modules) would hand the app the optional peers this file proves it can do without.
+  const stray = ancestorsOf(app).filter((folder) => existsSync(path.join(folder, 'node_modules')));
+  if (stray.length > 0) {
+    throw new Error(
+      `node_modules above the test app would leak into it: ${stray.map((f) => path.join(f, 'node_modules')).join(', ')}`,
+    );
+  }
 }, INSTALL_MS + 30_000);
+
+function ancestorsOf(folder: string): string[] {
+  const parents: string[] = [];
+  for (let current = path.dirname(folder); ; current = path.dirname(current)) {
+    parents.push(current);
+    if (path.dirname(current) === current) return parents;
+  }
+}
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
