@@ -17,6 +17,11 @@ export interface UpstreamStatus {
   readonly era?: 'legacy' | 'modern';
   /** Tools of it in this server's registry now (0 unless connected). */
   readonly tools: number;
+  /**
+   * Its tools' names here (namespaced) as it last listed them, kept while it is down so that they can
+   * still be shown and toggled (the disabled set is by name); empty before it first connects and once closed.
+   */
+  readonly knownTools: readonly string[];
   /** Its prompts, resources and resource templates in this server now (0 unless connected). */
   readonly prompts: number;
   readonly resources: number;

@@ -69,6 +69,8 @@ export class Upstream implements CatalogForwarder {
   #generation = 0;
   #failures = 0;
   #lastError?: string;
+  /** Its tools as last listed (kept while it is down: see `UpstreamStatus.knownTools`). */
+  #knownTools: readonly string[] = Object.freeze([]);
   #retryAt?: number;
   #retryTimer?: NodeJS.Timeout;
   #pingTimer?: NodeJS.Timeout;
@@ -111,6 +113,7 @@ export class Upstream implements CatalogForwarder {
       state: this.#state,
       ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
       tools: this.#mirror.names.length,
+      knownTools: this.#knownTools,
       ...this.#catalogCounts(),
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
@@ -152,6 +155,7 @@ export class Upstream implements CatalogForwarder {
     const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
     this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
+    this.#knownTools = Object.freeze([]);
     this.#catalog.clear();
     this.#subscriptions?.close();
     this.#setState('closed');
@@ -379,6 +383,7 @@ export class Upstream implements CatalogForwarder {
 
   #sync(tools: readonly ListedTool[]): void {
     this.#mirror.sync(upstreamToolEntries(this.#config.namespace, tools, this));
+    this.#knownTools = Object.freeze(this.#mirror.names);
   }
 
   #startPings(client: Client, generation: number): void {

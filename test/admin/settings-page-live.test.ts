@@ -3,7 +3,8 @@
 // elsewhere without a reload: a tool override saved in another tab or through server.setToolOverride
 // (the API, a pushed tool state) reaches an open page through one `toolOverridden` server event per
 // effective change; and the Upstreams panel shows each upstream's state and tool count, live, when
-// its stdio child is killed with SIGKILL and when it comes back, never showing its environment.
+// its stdio child is killed with SIGKILL (its tools stay listed, unavailable, and switchable) and when
+// it comes back, never showing its environment.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,13 +101,20 @@ describe('settings page live refresh (chromium)', () => {
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => item.locator('.upstream-state').textContent()).toMatch(/^(retrying|connecting)$/);
     await expect.poll(() => item.locator('.upstream-tools').textContent()).toBe('0 tools');
-    await expect.poll(() => page.locator('[data-tool^="files_"]').count()).toBe(0);
+    // Its tools stay listed, marked unavailable, and can be switched off meanwhile (saved by name).
+    await expect.poll(() => page.locator('[data-tool^="files_"].unavailable').count()).toBe(tools);
+    const first = upstream.status.knownTools[0]!;
+    await page.locator(`[data-tool="${first}"] input.switch`).click();
+    await expect.poll(() => server.tools.isDisabled(first)).toBe(true);
 
     await upstream.whenConnected();
     expect(upstream.status.pid).not.toBe(pid);
     await expect.poll(() => item.locator('.upstream-state').textContent()).toBe('connected');
     await expect.poll(() => item.locator('.upstream-tools').textContent()).toBe(`${tools} tools`);
     await expect.poll(() => page.locator('[data-tool^="files_"]').count()).toBe(tools);
+    await expect.poll(() => page.locator('[data-tool^="files_"].unavailable').count()).toBe(0);
+    expect(await page.locator(`[data-tool="${first}"] input.switch`).isChecked()).toBe(false);
+    server.enableTool(first);
     expect(await page.content()).not.toContain(SECRET);
     expect(await item.locator('.upstream-detail').textContent()).toContain('stdio: node (+2 arguments)');
     await upstream.close();
