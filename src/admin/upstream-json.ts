@@ -13,6 +13,7 @@ export function upstreamJson(status: UpstreamStatus) {
     state: status.state,
     era: status.era ?? null,
     tools: status.tools,
+    nameConflicts: status.nameConflicts ?? [],
     failures: status.failures,
     lastError: status.lastError ?? null,
     retryAt: status.retryAt ?? null,

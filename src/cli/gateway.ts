@@ -107,6 +107,9 @@ function gatewayBanner(server: BaseMcpServer, options: GatewayOptions, configPat
   for (const status of server.upstreams) {
     const detail = status.state === 'connected' ? `${status.tools} tools, ${status.era} era` : status.state;
     lines.push(`  ${status.name} (${status.target}): ${detail}${status.lastError ? ` - ${status.lastError}` : ''}`);
+    for (const { name, heldBy } of status.nameConflicts) {
+      lines.push(`    ${name} left out: the name is taken by ${heldBy === null ? 'a local tool' : `"${heldBy}"`}`);
+    }
   }
   if (options.folder) lines.push(`  folder: ${options.folder}`);
   if ('address' in server) lines.push(`MCP endpoint: ${(server.address as { url: string }).url}`);

@@ -12,15 +12,25 @@ export interface MirroredEntry {
   create(): Tool<never>;
 }
 
+/** A tool of a source left out because its name is already registered here. */
+export interface NameConflict {
+  /** The tool's name here (namespaced). */
+  readonly name: string;
+  /** The package holding the name (an upstream's or mount's name, a `ToolPackage`'s), or null for a local tool outside any package. */
+  readonly heldBy: string | null;
+}
+
 /**
  * Keeps one package of a registry equal to a source's inventory (an upstream server's tools, a
  * mounted server's enabled tools): every {@link sync} is at most ONE registry change, so each
  * client is told once, and a tool whose listing did not change keeps its object (and its toggles).
- * A tool the registry cannot take (its name is taken by a local tool, its schema does not compile)
- * is left out with one warning per sync.
+ * A tool whose schema does not compile is left out with a warning; one whose name is already
+ * registered (a local tool, or another source's: namespaces `a` and `a_b` both make `a_b_c`) is left
+ * out with an error naming both sources, and kept in {@link conflicts} until a sync registers it.
  */
 export class ToolMirror {
   readonly #current = new Map<string, { tool: Tool<never>; signature: string }>();
+  #conflicts: readonly NameConflict[] = Object.freeze([]);
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -31,6 +41,11 @@ export class ToolMirror {
   /** Names (local) of the tools mirrored now, in source order. */
   get names(): string[] {
     return [...this.#current.values()].map(({ tool }) => tool.name);
+  }
+
+  /** The tools of the last sync left out because their name was taken (empty after {@link clear}). */
+  get conflicts(): readonly NameConflict[] {
+    return this.#conflicts;
   }
 
   /** The local tool mirroring the source's `key`, if it is registered. */
@@ -66,14 +81,24 @@ export class ToolMirror {
         this.packageName,
       ),
     );
+    const conflicts: NameConflict[] = [];
     for (const { key, signature, tool } of added) {
-      if (skipped.has(tool)) {
-        this.logger.warn(
-          { package: this.packageName, tool: tool.name },
-          'tool left out: its name is already registered',
-        );
-      } else this.#current.set(key, { tool, signature });
+      if (skipped.has(tool)) conflicts.push(this.#conflict(tool.name));
+      else this.#current.set(key, { tool, signature });
     }
+    this.#conflicts = Object.freeze(conflicts);
+  }
+
+  /** Logs a taken name as an error naming both sources: first come keeps it, so it must never pass quietly. */
+  #conflict(name: string): NameConflict {
+    const holder = this.registry.snapshot().find((state) => state.tool.name === name);
+    const heldBy = holder?.packageName ?? null;
+    const by = heldBy === null ? 'a local tool' : `"${heldBy}"`;
+    this.logger.error(
+      { package: this.packageName, tool: name, heldBy },
+      `tool "${name}" of "${this.packageName}" left out: ${by} already has that name (give one of them another name or namespace)`,
+    );
+    return { name, heldBy };
   }
 
   /** Removes every mirrored tool (one change). */

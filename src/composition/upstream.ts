@@ -114,6 +114,7 @@ export class Upstream implements CatalogForwarder {
       ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
       tools: this.#mirror.names.length,
       knownTools: this.#knownTools,
+      nameConflicts: this.#mirror.conflicts,
       ...this.#catalogCounts(),
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
@@ -382,8 +383,12 @@ export class Upstream implements CatalogForwarder {
   }
 
   #sync(tools: readonly ListedTool[]): void {
+    const conflicts = this.#mirror.conflicts;
     this.#mirror.sync(upstreamToolEntries(this.#config.namespace, tools, this));
     this.#knownTools = Object.freeze(this.#mirror.names);
+    // A list change that makes or ends a name conflict is news for the settings page, state or not.
+    const changed = JSON.stringify(conflicts) !== JSON.stringify(this.#mirror.conflicts);
+    if (changed && this.#state === 'connected') this.#deps.onStatus(this.status);
   }
 
   #startPings(client: Client, generation: number): void {
