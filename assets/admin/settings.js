@@ -257,6 +257,7 @@ const fmtTime = (at) => (at ? new Date(at).toLocaleTimeString() : 'never');
 
 async function loadDocuments() {
   const data = await api('documents');
+  $('documents-panel').hidden = !data.served; // a gateway without --folder serves none
   $('documents-summary').textContent =
     `${data.count} document${data.count === 1 ? '' : 's'} · last change: ${fmtTime(data.lastChangeAt)}`;
   $('folders').replaceChildren(

@@ -238,6 +238,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
       lastChangeAt: changes.get(doc.uri) ?? null,
     }));
     const folders = new Map<string, { root: string; count: number; lastChangeAt: number | null }>();
+    for (const root of server.documents.folderRoots()) folders.set(root, { root, count: 0, lastChangeAt: null });
     for (const doc of documents) {
       if (!doc.folder) continue;
       const folder = folders.get(doc.folder) ?? { root: doc.folder, count: 0, lastChangeAt: null };
@@ -246,6 +247,8 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
       folders.set(doc.folder, folder);
     }
     res.json({
+      /** Whether the server serves documents at all (the page hides its Documents panel otherwise). */
+      served: documents.length > 0 || folders.size > 0,
       count: documents.length,
       lastChangeAt: Math.max(changes.get('*') ?? 0, ...documents.map((doc) => doc.lastChangeAt ?? 0)) || null,
       folders: [...folders.values()],

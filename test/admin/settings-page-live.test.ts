@@ -4,7 +4,7 @@
 // (the API, a pushed tool state) reaches an open page through one `toolOverridden` server event per
 // effective change; and the Upstreams panel shows each upstream's state and tool count, live, when
 // its stdio child is killed with SIGKILL (its tools stay listed, unavailable, and switchable) and when
-// it comes back, never showing its environment.
+// it comes back, never showing its environment. The Documents panel shows only when documents are served.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,6 +74,22 @@ describe('settings page live refresh (chromium)', () => {
     await watcher.close();
   }, 60_000);
 
+  it('hides the Documents panel while no folder or document is served, and shows it once one is', async () => {
+    const page = await openSettings(context, admin, TOKEN);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('Live');
+    expect(await page.locator('#documents-panel').isHidden()).toBe(true);
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'settings-live-empty-'));
+    try {
+      server.registerFolder(empty); // no file yet: a folder is served all the same
+      await page.reload();
+      await expect.poll(() => page.locator('#documents-panel').isVisible()).toBe(true);
+      await expect.poll(() => page.locator('#documents-summary').textContent()).toMatch(/^0 documents/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    await page.close();
+  }, 60_000);
+
   it("shows each upstream's state and tool count live: SIGKILL of its child, then its return", async () => {
     const page = await openSettings(context, admin, TOKEN);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('Live');
@@ -84,7 +100,7 @@ describe('settings page live refresh (chromium)', () => {
       command: process.execPath,
       args: [FIXTURE, folder],
       env: { FIXTURE_SECRET: SECRET },
-      backoff: { initialMs: 1_500 },
+      backoff: { initialMs: 3_000 }, // long enough to switch a tool off while it is down
     });
     await upstream.whenConnected();
     const item = page.locator('[data-upstream="files"]');
@@ -104,7 +120,7 @@ describe('settings page live refresh (chromium)', () => {
     // Its tools stay listed, marked unavailable, and can be switched off meanwhile (saved by name).
     await expect.poll(() => page.locator('[data-tool^="files_"].unavailable').count()).toBe(tools);
     const first = upstream.status.knownTools[0]!;
-    await page.locator(`[data-tool="${first}"] input.switch`).click();
+    await page.locator(`[data-tool="${first}"] input.switch`).click({ timeout: 10_000 });
     await expect.poll(() => server.tools.isDisabled(first)).toBe(true);
 
     await upstream.whenConnected();
