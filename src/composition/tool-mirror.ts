@@ -26,16 +26,23 @@ export interface NameConflict {
  * client is told once, and a tool whose listing did not change keeps its object (and its toggles).
  * A tool whose schema does not compile is left out with a warning; one whose name is already
  * registered (a local tool, or another source's: namespaces `a` and `a_b` both make `a_b_c`) is left
- * out with an error naming both sources, and kept in {@link conflicts} until a sync registers it.
+ * out with an error naming both sources, and kept in {@link conflicts}; when the holder of such a name
+ * leaves, the mirror syncs again so that its tool takes the name (`onResync` is then told).
  */
 export class ToolMirror {
   readonly #current = new Map<string, { tool: Tool<never>; signature: string }>();
   #conflicts: readonly NameConflict[] = Object.freeze([]);
+  /** The entries of the last sync (a resync after a conflicting name was freed uses them). */
+  #entries: readonly MirroredEntry[] = [];
+  /** Listens to the registry while there are conflicts, for their names being freed. */
+  #offRegistry?: () => void;
 
+  /** @param onResync - told after a sync the mirror made on its own (a conflicting name was freed). */
   constructor(
     private readonly registry: ToolRegistry,
     private readonly packageName: string,
     private readonly logger: Logger,
+    private readonly onResync?: (conflictsBefore: readonly NameConflict[]) => void,
   ) {}
 
   /** Names (local) of the tools mirrored now, in source order. */
@@ -55,6 +62,7 @@ export class ToolMirror {
 
   /** Makes the package equal to `entries` in one change (none when nothing differs). */
   sync(entries: readonly MirroredEntry[]): void {
+    this.#entries = entries;
     const wanted = new Map(entries.map((entry) => [entry.key, entry]));
     const removed: Tool<never>[] = [];
     for (const [key, { tool, signature }] of this.#current) {
@@ -82,17 +90,39 @@ export class ToolMirror {
       ),
     );
     const conflicts: NameConflict[] = [];
+    const known = new Map(this.#conflicts.map((conflict) => [conflict.name, conflict]));
     for (const { key, signature, tool } of added) {
-      if (skipped.has(tool)) conflicts.push(this.#conflict(tool.name));
+      if (skipped.has(tool)) conflicts.push(this.#conflict(tool.name, known.get(tool.name)));
       else this.#current.set(key, { tool, signature });
     }
     this.#conflicts = Object.freeze(conflicts);
+    this.#watchConflicts();
+  }
+
+  /** While a name is held by another, waits for the holder to leave, then syncs again (after its change). */
+  #watchConflicts(): void {
+    if (this.#conflicts.length === 0) {
+      this.#offRegistry?.();
+      this.#offRegistry = undefined;
+      return;
+    }
+    this.#offRegistry ??= this.registry.onChange((change) => {
+      const freed = change.removed.some((tool) => this.#conflicts.some((conflict) => conflict.name === tool.name));
+      if (!freed) return;
+      queueMicrotask(() => {
+        const before = this.#conflicts;
+        if (before.length === 0) return; // cleared meanwhile
+        this.sync(this.#entries);
+        this.onResync?.(before);
+      });
+    });
   }
 
   /** Logs a taken name as an error naming both sources: first come keeps it, so it must never pass quietly. */
-  #conflict(name: string): NameConflict {
+  #conflict(name: string, before: NameConflict | undefined): NameConflict {
     const holder = this.registry.snapshot().find((state) => state.tool.name === name);
     const heldBy = holder?.packageName ?? null;
+    if (before?.heldBy === heldBy) return before; // logged already
     const by = heldBy === null ? 'a local tool' : `"${heldBy}"`;
     this.logger.error(
       { package: this.packageName, tool: name, heldBy },

@@ -89,7 +89,7 @@ export class Upstream implements CatalogForwarder {
     this.#redact = secretRedactor(config);
     this.#waiters = new ConnectWaiters(config.name, () => this.#whereNow());
     this.#relay = new CallRelay(config.name, this.#log, this.#redact);
-    this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
+    this.#mirror = new ToolMirror(deps.registry, config.name, this.#log, (before) => this.#synced(before));
     this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
     const { interest, resourceUpdated } = deps;
     if (interest && resourceUpdated) {
@@ -385,9 +385,13 @@ export class Upstream implements CatalogForwarder {
   #sync(tools: readonly ListedTool[]): void {
     const conflicts = this.#mirror.conflicts;
     this.#mirror.sync(upstreamToolEntries(this.#config.namespace, tools, this));
+    this.#synced(conflicts);
+  }
+
+  /** After a sync: the known tools follow it, and a conflict made or ended is news for the settings page. */
+  #synced(conflictsBefore: readonly unknown[]): void {
     this.#knownTools = Object.freeze(this.#mirror.names);
-    // A list change that makes or ends a name conflict is news for the settings page, state or not.
-    const changed = JSON.stringify(conflicts) !== JSON.stringify(this.#mirror.conflicts);
+    const changed = JSON.stringify(conflictsBefore) !== JSON.stringify(this.#mirror.conflicts);
     if (changed && this.#state === 'connected') this.#deps.onStatus(this.status);
   }
 

@@ -1,9 +1,9 @@
 // Two upstreams whose namespaces make the same tool name (`a` + `b_c`, `a_b` + `c`: both `a_b_c`): the
 // second is refused that tool loudly (an error naming both upstreams and the tool, and its status),
-// never silently shadowed; a local tool's name wins the same way.
+// never silently shadowed, and takes it when the holder leaves; a local tool's name wins the same way.
 import { afterAll, describe, expect, it } from 'vitest';
 import { HttpMcpServer, defineTool } from '../../dist/index.js';
-import { connectGatewayClient, recordingLogger } from './gateway-clients.js';
+import { connectGatewayClient, recordingLogger, until } from './gateway-clients.js';
 
 async function serving(name: string, tool: string): Promise<HttpMcpServer> {
   const server = new HttpMcpServer({ name, version: '1' }, { port: 0, logger: recordingLogger([]) });
@@ -47,6 +47,11 @@ describe('tool names made twice by two upstreams', () => {
     await gateway.start();
     const client = await connectGatewayClient('v2-legacy', gateway.address.url);
     expect((await client.call('a_b_c')).content).toEqual([{ type: 'text', text: 'from a' }]);
+    // Once the holder leaves, the other upstream's tool takes the name (one change) and its status clears.
+    await first.close();
+    await until(() => second.status.nameConflicts.length === 0, 'a_b to take a_b_c');
+    expect(gateway.getToolStates().find((state) => state.tool.name === 'a_b_c')?.packageName).toBe('a_b');
+    expect((await client.call('a_b_c')).content).toEqual([{ type: 'text', text: 'from a_b' }]);
     await client.close();
   }, 30_000);
 });
