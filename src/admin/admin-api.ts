@@ -136,10 +136,13 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
     const body = bodyOf(req, res, toggleBody);
     if (!body) return;
     const name = req.params.name;
-    if (!knownTool(name)) return notFound(res, name);
+    const known = knownTool(name);
+    if (!known) return notFound(res, name);
     if (body.enabled) server.enableTool(name);
     else server.disableTool(name);
     await server.flushToolState(); // answer once the change is stored
+    // The server emits toolToggled for registered tools only: other open pages learn of this one here.
+    if (!known.available) monitor.feed.send('toolToggled', { name, enabled: body.enabled });
     res.json({ tool: knownTool(name) });
   });
 

@@ -66,7 +66,25 @@ describe('settings API: a tool of an upstream that is down', () => {
       expect.objectContaining({ name: 'own_greet', package: 'own', enabled: true, available: false }),
       expect.objectContaining({ name: 'own_wave', package: 'own', enabled: true, available: false }),
     ]);
+    // Another open settings page hears of the toggle on the event stream.
+    const events = new AbortController();
+    const stream = await fetch(new URL('/admin/api/events', gateway.address.url), {
+      headers: { Authorization: `Bearer ${TOKEN}`, Accept: 'text/event-stream' },
+      signal: events.signal,
+    });
+    const heard = (async () => {
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!text.includes('"name":"own_greet"')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      return text;
+    })();
     const patched = await admin('/tools/own_greet', { method: 'PATCH', body: JSON.stringify({ enabled: false }) });
+    expect(await heard).toContain('event: toolToggled\ndata: {"name":"own_greet","enabled":false}');
+    events.abort();
     expect(patched.status).toBe(200);
     expect(await patched.json()).toMatchObject({ tool: { name: 'own_greet', enabled: false, available: false } });
     expect(JSON.parse(readFileSync(stateFile, 'utf8'))).toMatchObject({ disabled: ['own_greet'] });
