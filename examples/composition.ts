@@ -21,8 +21,12 @@ gateway.addUpstream({
   headers: { Authorization: `Bearer ${process.env.TICKETS_TOKEN}` },
 });
 await gateway.start(); // serves at once; upstream tools arrive as each upstream connects
-await files.whenConnected();
-gateway.disableTool('files_write_file'); // toggled, persisted and fanned out like a local tool
+try {
+  await files.whenConnected({ timeoutMs: 60_000 }); // rejects (UpstreamError) if not connected by then
+} catch (error) {
+  console.error((error as Error).message); // ... did not connect within 60000 ms (retrying, 3 failed attempts; last error: ...)
+}
+gateway.disableTool('files_write_file'); // toggled, persisted and fanned out like a local tool, connected or not
 // #endregion upstreams
 
 // #region states

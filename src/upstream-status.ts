@@ -17,6 +17,17 @@ export interface UpstreamStatus {
   readonly era?: 'legacy' | 'modern';
   /** Tools of it in this server's registry now (0 unless connected). */
   readonly tools: number;
+  /**
+   * Its tools' names here (namespaced) as it last listed them, kept while it is down so that they can
+   * still be shown and toggled (the disabled set is by name); empty before it first connects and once closed.
+   */
+  readonly knownTools: readonly string[];
+  /**
+   * Its tools left out because their name here is already registered: by a local tool (`heldBy: null`)
+   * or another upstream or mount (`heldBy`: its name), e.g. upstream `a`'s tool `b_c` and upstream `a_b`'s
+   * tool `c` both make `a_b_c`. Each is logged as an error; empty when none.
+   */
+  readonly nameConflicts: readonly { readonly name: string; readonly heldBy: string | null }[];
   /** Its prompts, resources and resource templates in this server now (0 unless connected). */
   readonly prompts: number;
   readonly resources: number;

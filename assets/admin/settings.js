@@ -147,6 +147,13 @@ function toolRow(tool) {
   const shown = { ...tool, ...tool.override };
   description.textContent = [shown.title, shown.description].filter(Boolean).join(' — ') || 'No description.';
   const parts = [label, stats, description];
+  if (tool.available === false) {
+    row.classList.add('unavailable');
+    const note = document.createElement('p');
+    note.className = 'unavailable-note muted';
+    note.textContent = 'Its upstream is not connected: the switch is saved and applies when it returns.';
+    parts.push(note);
+  }
   if (tool.exposedName && tool.exposedName !== tool.name) {
     const renamed = document.createElement('p');
     renamed.className = 'renamed';
@@ -165,7 +172,7 @@ function onOverrideSaved(saved) {
 
 /** What decides whether the tool rows are rebuilt: inventory, packages and overrides. */
 const inventoryKey = (tools) =>
-  tools.map((tool) => `${tool.package}/${tool.name}/${JSON.stringify(tool.override)}`).join('\n');
+  tools.map((tool) => `${tool.package}/${tool.name}/${tool.available}/${JSON.stringify(tool.override)}`).join('\n');
 
 function renderTools() {
   const container = $('tool-groups');
@@ -250,6 +257,7 @@ const fmtTime = (at) => (at ? new Date(at).toLocaleTimeString() : 'never');
 
 async function loadDocuments() {
   const data = await api('documents');
+  $('documents-panel').hidden = !data.served; // a gateway without --folder serves none
   $('documents-summary').textContent =
     `${data.count} document${data.count === 1 ? '' : 's'} · last change: ${fmtTime(data.lastChangeAt)}`;
   $('folders').replaceChildren(

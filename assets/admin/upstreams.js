@@ -15,6 +15,11 @@ function detailText(upstream) {
   if (upstream.state === 'retrying' && upstream.retryAt) parts.push(`next attempt ${fmtIn(upstream.retryAt)}`);
   if (upstream.failures > 0) parts.push(`${upstream.failures} failed attempt${upstream.failures === 1 ? '' : 's'}`);
   if (upstream.state !== 'connected' && upstream.lastError) parts.push(upstream.lastError);
+  const conflicts = upstream.nameConflicts ?? [];
+  if (conflicts.length > 0) {
+    const named = conflicts.map((c) => `${c.name} (held by ${c.heldBy === null ? 'a local tool' : c.heldBy})`);
+    parts.push(`left out, name already taken: ${named.join(', ')}`);
+  }
   return parts.join(' · ');
 }
 

@@ -5,7 +5,7 @@ import type { ToolState } from '../registry/tool-registry.js';
 import { ToolOverrideError } from '../errors.js';
 import { MAX_OVERRIDE_DESCRIPTION, MAX_OVERRIDE_TITLE, TOOL_NAME_PATTERN } from '../tool-overrides.js';
 import { sendAdminError } from './admin-errors.js';
-import { upstreamJson } from './upstream-json.js';
+import { offlineTools, upstreamJson, type OfflineTool } from './upstream-json.js';
 import type { AdminMonitor } from './admin-monitor.js';
 import type { AdminServer } from './admin-options.js';
 
@@ -39,6 +39,24 @@ function toolJson(state: ToolState, monitor: AdminMonitor) {
     description: tool.description ?? null,
     package: state.packageName ?? null,
     enabled: state.enabled,
+    /** False for a tool of an upstream that is down (listed from its last listing; see `offlineToolJson`). */
+    available: true,
+    stats: monitor.stats?.of(tool.name) ?? null,
+  };
+}
+
+/** A down upstream's tool: its toggle is stored by name and applies when the upstream returns. */
+function offlineToolJson(tool: OfflineTool, server: AdminServer, monitor: AdminMonitor) {
+  const override = server.tools.overrides()[tool.name];
+  return {
+    name: tool.name,
+    exposedName: override?.name ?? tool.name,
+    override: override ?? null,
+    title: null,
+    description: null,
+    package: tool.package,
+    enabled: !server.tools.isDisabled(tool.name),
+    available: false,
     stats: monitor.stats?.of(tool.name) ?? null,
   };
 }
@@ -91,35 +109,46 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
   });
   api.use(express.json({ limit: MAX_BODY, strict: true, type: 'application/json' }), bodyErrors);
 
-  const findTool = (name: string) => server.getToolStates().find((state) => state.tool.name === name);
+  const allTools = () => {
+    const states = server.getToolStates();
+    const offline = offlineTools(server, new Set(states.map((state) => state.tool.name)));
+    return [
+      ...states.map((state) => toolJson(state, monitor)),
+      ...offline.map((tool) => offlineToolJson(tool, server, monitor)),
+    ];
+  };
+  /** A registered tool, or one of a down upstream (toggled by name like the rest). */
+  const knownTool = (name: string) => allTools().find((tool) => tool.name === name);
+  const notFound = (res: Response, name: string) =>
+    sendAdminError(res, 404, 'TOOL_NOT_FOUND', `No tool named "${name}" is registered or known from an upstream.`);
 
   api.get('/tools', (_req, res) => {
-    res.json({
-      tools: server.getToolStates().map((state) => toolJson(state, monitor)),
-      disabled: server.tools.disabledNames(),
-    });
+    res.json({ tools: allTools(), disabled: server.tools.disabledNames() });
   });
 
   api.get('/tools/:name', (req, res) => {
-    const state = findTool(req.params.name);
-    if (!state) return sendAdminError(res, 404, 'TOOL_NOT_FOUND', `No tool named "${req.params.name}" is registered.`);
-    res.json({ tool: toolJson(state, monitor) });
+    const tool = knownTool(req.params.name);
+    if (!tool) return notFound(res, req.params.name);
+    res.json({ tool });
   });
 
   api.patch('/tools/:name', async (req, res) => {
     const body = bodyOf(req, res, toggleBody);
     if (!body) return;
     const name = req.params.name;
-    if (!findTool(name)) return sendAdminError(res, 404, 'TOOL_NOT_FOUND', `No tool named "${name}" is registered.`);
+    const known = knownTool(name);
+    if (!known) return notFound(res, name);
     if (body.enabled) server.enableTool(name);
     else server.disableTool(name);
     await server.flushToolState(); // answer once the change is stored
-    res.json({ tool: toolJson(findTool(name)!, monitor) });
+    // The server emits toolToggled for registered tools only: other open pages learn of this one here.
+    if (!known.available) monitor.feed.send('toolToggled', { name, enabled: body.enabled });
+    res.json({ tool: knownTool(name) });
   });
 
   // Tool overrides by registered name: PUT replaces the tool's override, DELETE clears it.
   const setOverride = async (name: string, res: Response, override: z.infer<typeof overrideBody> | undefined) => {
-    if (!findTool(name)) return sendAdminError(res, 404, 'TOOL_NOT_FOUND', `No tool named "${name}" is registered.`);
+    if (!knownTool(name)) return notFound(res, name);
     const clean = override && Object.fromEntries(Object.entries(override).filter(([, value]) => value));
     try {
       server.setToolOverride(name, clean && Object.keys(clean).length > 0 ? clean : undefined);
@@ -134,7 +163,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
       );
     }
     await server.flushToolState(); // answer once the change is stored
-    res.json({ tool: toolJson(findTool(name)!, monitor) });
+    res.json({ tool: knownTool(name) });
   };
 
   api.put('/tools/:name/override', async (req, res) => {
@@ -212,6 +241,7 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
       lastChangeAt: changes.get(doc.uri) ?? null,
     }));
     const folders = new Map<string, { root: string; count: number; lastChangeAt: number | null }>();
+    for (const root of server.documents.folderRoots()) folders.set(root, { root, count: 0, lastChangeAt: null });
     for (const doc of documents) {
       if (!doc.folder) continue;
       const folder = folders.get(doc.folder) ?? { root: doc.folder, count: 0, lastChangeAt: null };
@@ -220,6 +250,8 @@ export function adminApi(server: AdminServer, monitor: AdminMonitor): Router {
       folders.set(doc.folder, folder);
     }
     res.json({
+      /** Whether the server serves documents at all (the page hides its Documents panel otherwise). */
+      served: documents.length > 0 || folders.size > 0,
       count: documents.length,
       lastChangeAt: Math.max(changes.get('*') ?? 0, ...documents.map((doc) => doc.lastChangeAt ?? 0)) || null,
       folders: [...folders.values()],

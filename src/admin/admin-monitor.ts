@@ -41,6 +41,9 @@ export class AdminMonitor {
       const stats = new ToolCallStats();
       this.stats = stats;
       on('toolCallFinished', (call) => {
+        // A 2026-07-28 round that ended asking for input is not a call: the client's retry continues it,
+        // and the round that answers counts it once (as the observer does).
+        if (call.inputRequired) return;
         // A call that was cancelled, timed out, lost its connection or was stopped is no tool failure.
         const aborted = call.error instanceof ToolCallAbortedError;
         const failed = !aborted && (call.isError || call.error !== undefined);

@@ -5,7 +5,10 @@ export const TIMELINE_SECONDS = 60;
 
 /** Call statistics of one tool, as the admin API returns them; durations in ms. */
 export interface ToolCallStatistics {
-  /** Finished calls since the router was created. */
+  /**
+   * Finished calls since the router was created. A 2026-07-28 call answered over input rounds
+   * (`input_required`, then the client's retries) is one call, counted when its last round ends.
+   */
   readonly count: number;
   /** Of those, calls that ended with `isError: true` or threw (aborted calls are not errors). */
   readonly errors: number;
@@ -14,7 +17,7 @@ export interface ToolCallStatistics {
    * connection closed, or the server stopped. Counted apart, since nothing in the tool failed.
    */
   readonly aborted: number;
-  /** Median duration of the last 512 calls (ms), or null before the first call. */
+  /** Median duration of the last 512 calls (ms; a multi-round call's last round), or null before the first call. */
   readonly p50Ms: number | null;
   /** 95th percentile duration of the last 512 calls (ms), or null before the first call. */
   readonly p95Ms: number | null;

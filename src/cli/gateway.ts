@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadClient } from '../composition/client-loader.js';
 import { parseServersConfig } from '../composition/servers-config.js';
 import { UpstreamError } from '../errors.js';
+import { MAX_TIMER_MS } from '../option-values.js';
 import { DocumentStore } from '../documents/document-store.js';
 import type { BaseMcpServer } from '../mcp/mcp-server.js';
 import type { ServerInfo } from '../mcp/server/server-info.js';
@@ -84,12 +85,9 @@ export async function serveGateway(options: GatewayOptions, version: string): Pr
   }
   if (options.folder) registerFolder(server, { folder: options.folder, extensions: options.extensions });
   const handles = upstreams.map((config) => server.addUpstream(config));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    Promise.all(handles.map((handle) => handle.whenConnected())),
-    new Promise((resolve) => (timer = setTimeout(resolve, options.upstreamWaitMs))),
-  ]);
-  clearTimeout(timer);
+  // Settled, not all: one upstream that cannot connect (its state says why) must not stop the others.
+  const timeoutMs = Math.min(options.upstreamWaitMs, MAX_TIMER_MS);
+  if (timeoutMs > 0) await Promise.allSettled(handles.map((handle) => handle.whenConnected({ timeoutMs })));
   await server.start();
   if (!options.quiet) process.stderr.write(gatewayBanner(server, options, configPath));
   else if (options.adminTokenGenerated && 'address' in server) {
@@ -109,6 +107,9 @@ function gatewayBanner(server: BaseMcpServer, options: GatewayOptions, configPat
   for (const status of server.upstreams) {
     const detail = status.state === 'connected' ? `${status.tools} tools, ${status.era} era` : status.state;
     lines.push(`  ${status.name} (${status.target}): ${detail}${status.lastError ? ` - ${status.lastError}` : ''}`);
+    for (const { name, heldBy } of status.nameConflicts) {
+      lines.push(`    ${name} left out: the name is taken by ${heldBy === null ? 'a local tool' : `"${heldBy}"`}`);
+    }
   }
   if (options.folder) lines.push(`  folder: ${options.folder}`);
   if ('address' in server) lines.push(`MCP endpoint: ${(server.address as { url: string }).url}`);

@@ -49,13 +49,22 @@ export function serverFileCommand(file: string): { command: string; args: string
 /**
  * Reads a target as typed on the command line: an `http(s)://` URL, an existing `.ts`/`.js` file, or
  * else a stdio command line split as a POSIX shell would (quotes, escapes; no pipes or redirections).
- * @throws Error naming the problem when the text is empty, a file has an extension Node cannot run,
- *   or the command uses shell operators.
+ * @throws Error naming the problem when the text is empty, a URL has a user name or password in it
+ *   (not quoted), a file has an extension Node cannot run, or the command uses shell operators.
  */
 export function parseTarget(text: string): Target {
   const trimmed = text.trim();
   if (!trimmed) throw new Error('the target is empty: give a server file, a stdio command or an http:// URL');
-  if (/^https?:\/\//i.test(trimmed)) return { kind: 'http', url: new URL(trimmed) };
+  if (/^https?:\/\//i.test(trimmed)) {
+    const url = new URL(trimmed);
+    // fetch refuses it; and the URL is quoted in messages, so say so without quoting it.
+    if (url.username || url.password) {
+      throw new Error(
+        `the URL ${url.protocol}//${url.host}${url.pathname} has a user name or password in it, which cannot be sent in a URL: remove them`,
+      );
+    }
+    return { kind: 'http', url };
+  }
   if (existsSync(trimmed) && statSync(trimmed).isFile()) {
     if (!TYPESCRIPT.test(trimmed) && !JAVASCRIPT.test(trimmed)) {
       throw new Error(`${trimmed} is neither a .ts nor a .js file: give a server file, a stdio command or a URL`);

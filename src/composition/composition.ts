@@ -8,14 +8,23 @@ import { assertNamespace } from './namespace.js';
 import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
 import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
 import { Upstream, type UpstreamStatus } from './upstream.js';
+import type { WhenConnectedOptions } from './connect-waiters.js';
 
 /** An upstream added with `addUpstream()`: its state, and a way to wait for it or end it. */
 export interface UpstreamHandle {
   readonly name: string;
   /** Its state now (never its environment, headers or arguments). */
   readonly status: UpstreamStatus;
-  /** Resolves the next time it is connected with its tools registered (at once when it is), or once it is closed. Never rejects. */
-  whenConnected(): Promise<void>;
+  /**
+   * Resolves the next time it is connected with its tools registered (at once when it is).
+   * @param options - `timeoutMs`: the longest wait (default 60000 ms).
+   * @returns a promise that rejects with `UpstreamError` (code `UPSTREAM_UNAVAILABLE`, naming the upstream,
+   *   its state and its last error, secrets blanked) when `timeoutMs` passes first, when the upstream is
+   *   closed first (`close()`, `stop()`), or when it can never connect in this process (the
+   *   `@modelcontextprotocol/client` package is missing); with `InvalidOptionsError` for a bad option.
+   *   The upstream keeps retrying in the background after a timeout.
+   */
+  whenConnected(options?: WhenConnectedOptions): Promise<void>;
   /** Disconnects it for good (a stdio child is stopped) and removes its tools in one change. */
   close(): Promise<void>;
 }
@@ -92,7 +101,7 @@ export class Composition {
       get status() {
         return upstream.status;
       },
-      whenConnected: () => upstream.whenConnected(),
+      whenConnected: (options?: WhenConnectedOptions) => upstream.whenConnected(options),
       close: async () => {
         await close();
         if (this.#upstreams.get(name) === upstream) this.#upstreams.delete(name);

@@ -1,5 +1,6 @@
 /** Public names of the composition folder, for the server facade and the `mcp-toolkit/composition` subpath. */
 export { Composition, type UpstreamHandle } from './composition.js';
+export type { WhenConnectedOptions } from './connect-waiters.js';
 export type { MountHandle, MountOptions, MountSource } from './mount.js';
 export { NAMESPACE_SEPARATOR, namespacedName } from './namespace.js';
 export { parseServersConfig, upstreamNameOf } from './servers-config.js';

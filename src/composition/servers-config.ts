@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import type { UpstreamConfig } from './upstream-config.js';
+import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
 
 /** Keys of one `mcpServers` entry that are not the upstream's own settings but are fine to meet. */
 const IGNORED_KEYS = new Set(['type', 'transport', 'description', 'disabled', 'timeout']);
@@ -35,7 +35,8 @@ function withLineAndColumn(message: string, text: string): string {
  *   column; a leading byte-order mark is allowed), no `mcpServers`
  *   object, an entry that is neither stdio nor HTTP or gives both `command` and `url`, a `disabled` that is not
  *   a boolean, an `sse` entry (the deprecated HTTP+SSE transport
- *   is not supported), two keys that make the same name.
+ *   is not supported), two keys that make the same name, and whatever `addUpstream()` would refuse
+ *   (a URL with a user name or password, values that are not strings, ...).
  */
 export function parseServersConfig(text: string, source: string): UpstreamConfig[] {
   const fail = (entry: string, message: string): never => {
@@ -78,7 +79,13 @@ export function parseServersConfig(text: string, source: string): UpstreamConfig
     if (names.has(name)) fail(key, `"${key}" and "${names.get(name)}" both become the upstream name "${name}"`);
     names.set(name, key);
     const fields = Object.fromEntries(Object.entries(entry).filter(([field]) => allowed.has(field)));
-    configs.push({ name, ...fields } as UpstreamConfig);
+    const config = { name, ...fields } as UpstreamConfig;
+    try {
+      resolveUpstreamConfig(config); // its errors (a URL with a password, ...) at once, naming the file
+    } catch (error) {
+      fail(key, `"${key}": ${(error as Error).message.replace(/^Upstream "[^"]*": /, '')}`);
+    }
+    configs.push(config);
   }
   return configs;
 }

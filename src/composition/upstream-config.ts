@@ -108,7 +108,8 @@ const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
 /**
  * Checks an upstream configuration and fills in its defaults.
  * @throws UpstreamError (`INVALID_UPSTREAM`) naming the upstream and the field: a bad name or
- *   namespace, neither or both of `command` and `url`, a URL that is not http(s), `args` that are
+ *   namespace, neither or both of `command` and `url`, a URL that is not http(s) or that has a user
+ *   name or password in it (the message says to use `headers`; it never quotes them), `args` that are
  *   not strings, `env` / `headers` whose values are not strings, a non-positive time.
  * @throws InvalidOptionsError for a key no upstream configuration has (with the nearest known key).
  */
@@ -140,6 +141,14 @@ export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamC
       fail('`url` is not a URL.');
     }
     if (protocol !== 'http:' && protocol !== 'https:') fail('`url` must be an http: or https: URL.');
+    // fetch refuses such a URL on every request, so it would be retried forever; the message leaves them out.
+    const { username, password } = new URL(String(raw.url));
+    if (username || password) {
+      fail(
+        '`url` contains a user name or password, which cannot be sent in a URL: remove them from it and put them ' +
+          'in `headers` instead, e.g. { "Authorization": "Basic <base64 of user:password>" } or "Bearer <token>".',
+      );
+    }
     if (raw.headers !== undefined && !isRecordOfStrings(raw.headers)) fail('`headers` values must be strings.');
   }
   const backoff = {

@@ -1,5 +1,5 @@
 import { ProtocolError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/server';
-import { UpstreamError } from '../errors.js';
+import { MissingDependencyError, UpstreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ToolContext } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
@@ -18,6 +18,7 @@ import { skipUnboundedTimers } from '../mcp/sdk-internals/upstream-client.js';
 import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
 import { UpstreamSubscriptions } from './upstream-subscriptions.js';
 import type { ResourceInterest } from '../resources/resource-interest.js';
+import { ConnectWaiters, type WhenConnectedOptions } from './connect-waiters.js';
 
 type Client = import('@modelcontextprotocol/client').Client;
 
@@ -68,10 +69,12 @@ export class Upstream implements CatalogForwarder {
   #generation = 0;
   #failures = 0;
   #lastError?: string;
+  /** Its tools as last listed (kept while it is down: see `UpstreamStatus.knownTools`). */
+  #knownTools: readonly string[] = Object.freeze([]);
   #retryAt?: number;
   #retryTimer?: NodeJS.Timeout;
   #pingTimer?: NodeJS.Timeout;
-  #connected?: { resolve(): void; promise: Promise<void> };
+  readonly #waiters: ConnectWaiters;
   #pid?: number;
   /** The client and transport of the attempt running now (closed by `close()` even before it connected). */
   #connecting?: Client;
@@ -84,8 +87,9 @@ export class Upstream implements CatalogForwarder {
     this.#deps = deps;
     this.#log = deps.logger.child({ upstream: config.name });
     this.#redact = secretRedactor(config);
+    this.#waiters = new ConnectWaiters(config.name, () => this.#whereNow());
     this.#relay = new CallRelay(config.name, this.#log, this.#redact);
-    this.#mirror = new ToolMirror(deps.registry, config.name, this.#log);
+    this.#mirror = new ToolMirror(deps.registry, config.name, this.#log, (before) => this.#synced(before));
     this.#catalog = new CatalogMirror(deps, config.namespace, this.#log, deps.documentHas);
     const { interest, resourceUpdated } = deps;
     if (interest && resourceUpdated) {
@@ -109,6 +113,8 @@ export class Upstream implements CatalogForwarder {
       state: this.#state,
       ...(this.#state === 'connected' && { era: this.#client?.getProtocolEra() }),
       tools: this.#mirror.names.length,
+      knownTools: this.#knownTools,
+      nameConflicts: this.#mirror.conflicts,
       ...this.#catalogCounts(),
       failures: this.#failures,
       ...(this.#lastError !== undefined && { lastError: this.#lastError }),
@@ -117,15 +123,25 @@ export class Upstream implements CatalogForwarder {
     });
   }
 
-  /** Resolves the next time it is connected with its tools registered (at once when it is now), or when it is closed. Never rejects. */
-  whenConnected(): Promise<void> {
+  /**
+   * Resolves the next time it is connected with its tools registered (at once when it is now).
+   * Rejects with `UpstreamError` (`UPSTREAM_UNAVAILABLE`) when `timeoutMs` (default 60 s) passes first,
+   * when it is closed first, or when it can never connect here (the client package is missing).
+   */
+  whenConnected(options?: WhenConnectedOptions): Promise<void> {
     if (this.#state === 'connected') return Promise.resolve();
-    if (!this.#connected) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((done) => (resolve = done));
-      this.#connected = { resolve, promise };
-    }
-    return this.#connected.promise;
+    if (this.#state === 'closed') return Promise.reject(this.#closedError());
+    return this.#waiters.wait(options);
+  }
+
+  #closedError(): UpstreamError {
+    return new UpstreamError('UPSTREAM_UNAVAILABLE', this.#config.name, `Upstream "${this.#config.name}" was closed.`);
+  }
+
+  /** Where it is now, for a `whenConnected()` timeout: state, failed attempts, last error (redacted). */
+  #whereNow(): string {
+    const failures = `${this.#failures} failed attempt${this.#failures === 1 ? '' : 's'}`;
+    return `${this.#state}, ${failures}${this.#lastError ? `; last error: ${this.#lastError}` : ''}`;
   }
 
   /** Ends the connection for good (its child process is stopped) and removes its tools. Idempotent. */
@@ -140,11 +156,11 @@ export class Upstream implements CatalogForwarder {
     const transport = this.#connectingTransport; // closing it ends the SDK's stdio probe sibling too
     this.#client = this.#connecting = this.#connectingTransport = undefined;
     this.#mirror.clear();
+    this.#knownTools = Object.freeze([]);
     this.#catalog.clear();
     this.#subscriptions?.close();
     this.#setState('closed');
-    this.#connected?.resolve(); // nothing more to wait for
-    this.#connected = undefined;
+    this.#waiters.failed('was closed before it connected');
     await transport?.close().catch(() => {});
     await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
@@ -357,8 +373,7 @@ export class Upstream implements CatalogForwarder {
       this.#startPings(client, generation);
       this.#setState('connected');
       this.#log.info({ era: client.getProtocolEra(), tools: tools.length }, 'upstream connected');
-      this.#connected?.resolve();
-      this.#connected = undefined;
+      this.#waiters.connected();
     } catch (error) {
       await client?.close().catch(() => {}); // its child process too, whatever happened meanwhile
       if (generation === this.#generation) this.#failed(error);
@@ -368,7 +383,16 @@ export class Upstream implements CatalogForwarder {
   }
 
   #sync(tools: readonly ListedTool[]): void {
+    const conflicts = this.#mirror.conflicts;
     this.#mirror.sync(upstreamToolEntries(this.#config.namespace, tools, this));
+    this.#synced(conflicts);
+  }
+
+  /** After a sync: the known tools follow it, and a conflict made or ended is news for the settings page. */
+  #synced(conflictsBefore: readonly unknown[]): void {
+    this.#knownTools = Object.freeze(this.#mirror.names);
+    const changed = JSON.stringify(conflictsBefore) !== JSON.stringify(this.#mirror.conflicts);
+    if (changed && this.#state === 'connected') this.#deps.onStatus(this.status);
   }
 
   #startPings(client: Client, generation: number): void {
@@ -422,6 +446,8 @@ export class Upstream implements CatalogForwarder {
       );
     }
     this.#setState('retrying');
+    // Retrying cannot install a package: waiting callers learn it now (the retries go on, cheaply).
+    if (error instanceof MissingDependencyError) this.#waiters.failed(`cannot connect: ${this.#lastError}`, error);
     const generation = this.#generation;
     this.#retryTimer = setTimeout(() => {
       if (generation === this.#generation) void this.#attempt();

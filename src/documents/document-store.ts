@@ -50,6 +50,7 @@ export type DocumentStoreView = Pick<
   | 'maxFileSizeBytes'
   | 'maxReadChars'
   | 'list'
+  | 'folderRoots'
   | 'get'
   | 'read'
   | 'readFull'
@@ -263,6 +264,11 @@ export class DocumentStore {
     const { converters } = this;
     if (typeof converters.supportsExtension === 'function') return { has: (ext) => converters.supportsExtension(ext) };
     return new Set(converters.supportedExtensions());
+  }
+
+  /** The absolute paths of the registered folders, in registration order (a folder with no matching file too). */
+  folderRoots(): readonly string[] {
+    return [...this.#folders.keys()];
   }
 
   /** Every registered resource in registration order. The same frozen array is returned until something changes. */

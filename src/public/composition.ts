@@ -6,6 +6,7 @@
 export { UpstreamError } from '../errors.js';
 export { namespacedName } from '../composition/namespace.js';
 export type { UpstreamHandle } from '../composition/composition.js';
+export type { WhenConnectedOptions } from '../composition/connect-waiters.js';
 export type { MountHandle, MountOptions, MountSource } from '../composition/mount.js';
 export type {
   HttpUpstreamConfig,

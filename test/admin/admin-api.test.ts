@@ -201,6 +201,7 @@ describe('admin API: sessions and documents', () => {
     await client.close();
     const { status, body } = await call(admin, 'documents');
     expect(status).toBe(200);
+    expect(body.served).toBe(true);
     expect(body.count).toBeGreaterThanOrEqual(2);
     expect(body.folders).toEqual([expect.objectContaining({ count: 2 })]);
     expect(body.documents.map((doc: any) => doc.name).sort()).toEqual(['a.md', 'broken.pdf']);

@@ -3,7 +3,8 @@
 // elsewhere without a reload: a tool override saved in another tab or through server.setToolOverride
 // (the API, a pushed tool state) reaches an open page through one `toolOverridden` server event per
 // effective change; and the Upstreams panel shows each upstream's state and tool count, live, when
-// its stdio child is killed with SIGKILL and when it comes back, never showing its environment.
+// its stdio child is killed with SIGKILL (its tools stay listed, unavailable, and switchable) and when
+// it comes back, never showing its environment. The Documents panel shows only when documents are served.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +74,22 @@ describe('settings page live refresh (chromium)', () => {
     await watcher.close();
   }, 60_000);
 
+  it('hides the Documents panel while no folder or document is served, and shows it once one is', async () => {
+    const page = await openSettings(context, admin, TOKEN);
+    await expect.poll(() => page.locator('#connection').textContent()).toBe('Live');
+    expect(await page.locator('#documents-panel').isHidden()).toBe(true);
+    const empty = mkdtempSync(path.join(os.tmpdir(), 'settings-live-empty-'));
+    try {
+      server.registerFolder(empty); // no file yet: a folder is served all the same
+      await page.reload();
+      await expect.poll(() => page.locator('#documents-panel').isVisible()).toBe(true);
+      await expect.poll(() => page.locator('#documents-summary').textContent()).toMatch(/^0 documents/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    await page.close();
+  }, 60_000);
+
   it("shows each upstream's state and tool count live: SIGKILL of its child, then its return", async () => {
     const page = await openSettings(context, admin, TOKEN);
     await expect.poll(() => page.locator('#connection').textContent()).toBe('Live');
@@ -83,7 +100,7 @@ describe('settings page live refresh (chromium)', () => {
       command: process.execPath,
       args: [FIXTURE, folder],
       env: { FIXTURE_SECRET: SECRET },
-      backoff: { initialMs: 1_500 },
+      backoff: { initialMs: 3_000 }, // long enough to switch a tool off while it is down
     });
     await upstream.whenConnected();
     const item = page.locator('[data-upstream="files"]');
@@ -100,13 +117,20 @@ describe('settings page live refresh (chromium)', () => {
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => item.locator('.upstream-state').textContent()).toMatch(/^(retrying|connecting)$/);
     await expect.poll(() => item.locator('.upstream-tools').textContent()).toBe('0 tools');
-    await expect.poll(() => page.locator('[data-tool^="files_"]').count()).toBe(0);
+    // Its tools stay listed, marked unavailable, and can be switched off meanwhile (saved by name).
+    await expect.poll(() => page.locator('[data-tool^="files_"].unavailable').count()).toBe(tools);
+    const first = upstream.status.knownTools[0]!;
+    await page.locator(`[data-tool="${first}"] input.switch`).click({ timeout: 10_000 });
+    await expect.poll(() => server.tools.isDisabled(first)).toBe(true);
 
     await upstream.whenConnected();
     expect(upstream.status.pid).not.toBe(pid);
     await expect.poll(() => item.locator('.upstream-state').textContent()).toBe('connected');
     await expect.poll(() => item.locator('.upstream-tools').textContent()).toBe(`${tools} tools`);
     await expect.poll(() => page.locator('[data-tool^="files_"]').count()).toBe(tools);
+    await expect.poll(() => page.locator('[data-tool^="files_"].unavailable').count()).toBe(0);
+    expect(await page.locator(`[data-tool="${first}"] input.switch`).isChecked()).toBe(false);
+    server.enableTool(first);
     expect(await page.content()).not.toContain(SECRET);
     expect(await item.locator('.upstream-detail').textContent()).toContain('stdio: node (+2 arguments)');
     await upstream.close();

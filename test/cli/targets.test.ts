@@ -11,6 +11,13 @@ describe('CLI targets', () => {
     });
   });
 
+  it('a URL with a user name or password is refused without quoting them (fetch cannot send them)', () => {
+    expect(() => parseTarget('http://bob:hunter2-pw@127.0.0.1:3000/mcp')).toThrow(
+      /^the URL http:\/\/127\.0\.0\.1:3000\/mcp has a user name or password in it/,
+    );
+    expect(() => parseTarget('https://bob:hunter2-pw@example.test/mcp')).not.toThrow(/hunter2|bob/);
+  });
+
   it('a .ts file runs through the tsx loader, a .js / .mjs file without it', () => {
     const ts = parseTarget(path.join(ROOT, 'examples/dev-server.ts'));
     expect(ts).toMatchObject({ kind: 'file', command: process.execPath });

@@ -83,9 +83,13 @@ describe('resolveUpstreamConfig', () => {
     [{ name: 'a', command: 'x', env: { A: 1 } }, /`env` values must be strings/],
     [{ name: 'a', command: 'x', backoff: { initialMs: -1 } }, /backoff.initialMs/],
     [{ name: 'a', command: 'x', pingTimeoutMs: 0 }, /pingTimeoutMs/],
+    [{ name: 'a', url: 'http://alice:pw-77@host.test/mcp' }, /user name or password.*put them in `headers`/],
+    [{ name: 'a', url: 'https://tok-88@host.test/mcp' }, /user name or password/],
   ])('refuses %j with INVALID_UPSTREAM', (config, message) => {
     expect(() => resolveUpstreamConfig(config as never)).toThrow(message);
     expect(() => resolveUpstreamConfig(config as never)).toThrow(UpstreamError);
+    // Never quoting a credential of the URL.
+    expect(() => resolveUpstreamConfig(config as never)).not.toThrow(/alice|pw-77|tok-88/);
   });
 
   it.each([

@@ -73,6 +73,10 @@ describe('gateway + settings API', () => {
     expect(saved.disabled).toEqual(['own_greet']);
   });
 
+  it('says that no documents are served (the page hides its Documents panel)', async () => {
+    expect(await (await admin('/documents')).json()).toMatchObject({ served: false, count: 0, folders: [] });
+  });
+
   it("the toggle survives the upstream's list change (the tool is re-listed, still disabled)", async () => {
     own.registerTool(defineTool({ name: 'extra', execute: () => 'extra' }));
     await until(async () => (await clients[0]!.names()).includes('own_extra'), 'own_extra to arrive');

@@ -133,6 +133,23 @@ describe('mcp-toolkit gateway', () => {
     expect(run.stderr).toMatch(/"legacy": the HTTP\+SSE transport is not supported/);
   });
 
+  it('a URL with a user name and password is refused at start (never retried), telling to use headers, quoting neither', () => {
+    const bad = path.join(dir, 'userinfo.json');
+    const url = 'http://alice:pw-in-url-4242@127.0.0.1:1/mcp';
+    writeFileSync(bad, JSON.stringify({ mcpServers: { tickets: { url } } }));
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [CLI, 'gateway', '--config', bad, '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.stderr).toContain(bad);
+    expect(run.stderr).toMatch(/"tickets": `url` contains a user name or password.*put them in `headers`/);
+    expect(run.stderr).not.toContain('pw-in-url-4242');
+    expect(run.stderr).not.toContain('alice');
+  });
+
   it('a missing config file fails at start with a sentence naming it, not a stack', () => {
     const missing = path.join(dir, 'nowhere.json');
     const run = spawnSync(process.execPath, [CLI, 'gateway', '--config', missing, '--stdio'], {

@@ -17,7 +17,7 @@ function childrenWith(marker: string): number[] {
 }
 
 describe('upstream lifecycle', () => {
-  it('close() while the first connection attempt is still waiting stops the silent child and resolves whenConnected()', async () => {
+  it('close() while the first connection attempt is still waiting stops the silent child and rejects whenConnected()', async () => {
     const marker = `silent-upstream-${process.pid}`;
     const server = new HttpMcpServer({ name: 'gw', version: '1' }, { port: 0, logger: recordingLogger([]) });
     const silent = server.addUpstream({
@@ -30,9 +30,40 @@ describe('upstream lifecycle', () => {
     await until(() => childrenWith(marker).length > 0, 'the silent child to start');
     expect(silent.status.state).toBe('connecting');
     await silent.close();
-    await waiting; // resolved by close()
+    await expect(waiting).rejects.toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: /was closed before it connected/,
+    });
     expect(silent.status.state).toBe('closed');
+    await expect(silent.whenConnected()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', upstream: 'silent' });
     await until(() => childrenWith(marker).length === 0, 'the silent child to be stopped', 8_000);
+    await server.stop();
+  }, 20_000);
+
+  it('whenConnected({ timeoutMs }) rejects with UPSTREAM_UNAVAILABLE naming the state and last error of an upstream that cannot start', async () => {
+    const server = new HttpMcpServer({ name: 'gw', version: '1' }, { port: 0, logger: recordingLogger([]) });
+    const broken = server.addUpstream({
+      name: 'broken',
+      command: process.execPath,
+      args: ['-e', `process.stderr.write('cannot open the database'); process.exit(3)`],
+      env: { DB_PASSWORD: 'hunter2-secret' },
+      backoff: { initialMs: 50, maxMs: 100 },
+    });
+    const started = Date.now();
+    const error = await broken.whenConnected({ timeoutMs: 1_500 }).catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      upstream: 'broken',
+      message: expect.stringMatching(
+        /^Upstream "broken" did not connect within 1500 ms \((connecting|retrying), \d+ failed attempts?; last error: .*cannot open the database/,
+      ),
+    });
+    expect((error as Error).message).not.toContain('hunter2');
+    // A bad option is refused, not waited on.
+    await expect(broken.whenConnected({ timeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(broken.whenConnected({ timeOutMs: 5 } as never)).rejects.toThrow(/did you mean "timeoutMs"/);
     await server.stop();
   }, 20_000);
 

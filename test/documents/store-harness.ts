@@ -62,6 +62,7 @@ export function recordingView(target: DocumentStoreView) {
     maxFileSizeBytes: target.maxFileSizeBytes,
     maxReadChars: target.maxReadChars,
     list: () => target.list(),
+    folderRoots: () => target.folderRoots(),
     get: (uri: string) => target.get(uri),
     read: (uri: string) => target.read(uri),
     readFull: async (uri: string) => {

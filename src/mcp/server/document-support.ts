@@ -72,6 +72,7 @@ function emptyStore(): DocumentBackend {
     maxFileSizeBytes: 0,
     maxReadChars: 0,
     list: () => [],
+    folderRoots: () => [],
     get: () => undefined,
     read: (uri) => Promise.reject(new Error(`no document has the URI ${uri}`)),
     readFull: (uri) => Promise.reject(new Error(`no document has the URI ${uri}`)),

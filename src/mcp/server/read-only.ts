@@ -60,6 +60,7 @@ export const DOCUMENTS_VIEW = {
   maxFileSizeBytes: true,
   maxReadChars: true,
   list: true,
+  folderRoots: true,
   get: true,
   read: true,
   readFull: true,

@@ -1,0 +1,84 @@
+import { UpstreamError } from '../errors.js';
+import { assertKnownOptions } from '../known-options.js';
+import { checkValue, msRule } from '../option-values.js';
+
+/** Options of `UpstreamHandle.whenConnected()`. */
+export interface WhenConnectedOptions {
+  /**
+   * Longest wait, ms (default 60000, at most 2^31-1): after it the promise rejects with an
+   * `UpstreamError` (`UPSTREAM_UNAVAILABLE`) naming the upstream, its state and its last error.
+   * The upstream keeps retrying in the background either way.
+   */
+  timeoutMs?: number;
+}
+
+/** The default bound of `whenConnected()`, ms. */
+export const DEFAULT_WHEN_CONNECTED_MS = 60_000;
+
+interface Waiter {
+  resolve(): void;
+  reject(error: UpstreamError): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The pending `whenConnected()` promises of one upstream: each settles exactly once, when it
+ * connects, when it fails for good, or when its own time runs out (its timer never holds the
+ * process open).
+ */
+export class ConnectWaiters {
+  readonly #waiters = new Set<Waiter>();
+
+  constructor(
+    private readonly upstream: string,
+    /** Describes where the upstream is now (state, failures, last error), for a timeout's message. */
+    private readonly describe: () => string,
+  ) {}
+
+  /**
+   * A promise for the next connection, bounded by `options.timeoutMs`.
+   * @throws InvalidOptionsError (as a rejection) for an unknown option or a `timeoutMs` that is not a positive number of ms.
+   */
+  wait(options: WhenConnectedOptions = {}): Promise<void> {
+    try {
+      assertKnownOptions('whenConnected() option', options, new Set(['timeoutMs']));
+      checkValue('whenConnected() option', 'timeoutMs', options.timeoutMs, msRule(false));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    const limit = options.timeoutMs ?? DEFAULT_WHEN_CONNECTED_MS;
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        timer: setTimeout(() => {
+          this.#waiters.delete(waiter);
+          const message = `Upstream "${this.upstream}" did not connect within ${limit} ms (${this.describe()}); it keeps retrying in the background.`;
+          reject(new UpstreamError('UPSTREAM_UNAVAILABLE', this.upstream, message));
+        }, limit),
+      };
+      waiter.timer.unref();
+      this.#waiters.add(waiter);
+    });
+  }
+
+  /** Resolves every waiter (the upstream connected). */
+  connected(): void {
+    for (const waiter of this.#take()) waiter.resolve();
+  }
+
+  /** Rejects every waiter with `UPSTREAM_UNAVAILABLE` saying `why` (it was closed, or can never connect here). */
+  failed(why: string, cause?: unknown): void {
+    const error = new UpstreamError('UPSTREAM_UNAVAILABLE', this.upstream, `Upstream "${this.upstream}" ${why}.`, {
+      cause,
+    });
+    for (const waiter of this.#take()) waiter.reject(error);
+  }
+
+  #take(): Waiter[] {
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const waiter of waiters) clearTimeout(waiter.timer);
+    return waiters;
+  }
+}
