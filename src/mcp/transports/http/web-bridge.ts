@@ -39,6 +39,11 @@ function writeCachedList(response: Response, outgoing: ServerResponse): Response
   outgoing.write(parts.before);
   outgoing.write(parts.tools);
   outgoing.end(parts.after);
+  return alreadySent();
+}
+
+/** The answer a web handler returns when it wrote the Node response itself (hono then writes nothing). */
+export function alreadySent(): Response {
   return honoResponse().RESPONSE_ALREADY_SENT;
 }
 
