@@ -92,6 +92,14 @@ describe('cached JSON answers on 2026-07-28 requests', () => {
       }),
     ],
     ['an unmarked list', (id) => ({ result: { tools: [...tools] }, jsonrpc: '2.0', id })],
+    [
+      'a tools/call result',
+      (id) => ({
+        result: { content: [{ type: 'text', text: 'ü "q" \ud800' }], resultType: 'complete', _meta: { a: 1 } },
+        jsonrpc: '2.0',
+        id,
+      }),
+    ],
     ['an error', (id) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: 'nope' } })],
   ];
 
@@ -112,18 +120,29 @@ describe('cached JSON answers on 2026-07-28 requests', () => {
       (await bytesOf(await answered(false, answer))).body,
     );
     expect(cachedListParts(await answered(true, answer))).toBeUndefined();
-    expect(cachedListParts(await answered(true, results[2]![1], true))).toBeUndefined();
+    expect(cachedListParts(await answered(true, results[4]![1], true))).toBeUndefined(); // an error: the SDK's
   });
 
-  it('the Node bridge writes an answer from its parts as @hono/node-server writes the SDK answer', async () => {
-    const answer = results[1]![1];
-    const sdkAnswer = await answered(false, answer);
-    const onDemand = await answered(true, answer, true);
-    const raw = await rawResponses([onDemand, sdkAnswer]);
-    expect(raw[0]).toBe(raw[1]);
-    expect([onDemand.bodyUsed, sdkAnswer.bodyUsed]).toEqual([false, true]); // written from its parts, not read
-    expect(raw[0]).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: application\/json\r\ncontent-length: \d+\r\n/);
+  it('keeps any other plain result whole, as its JSON text', async () => {
+    for (const answer of [results[2]![1], results[3]![1]]) {
+      const parts = cachedListParts(await answered(true, answer, true));
+      expect(parts?.tools.byteLength).toBe(0);
+      expect(parts && parts.before + parts.after).toBe((await bytesOf(await answered(false, answer))).body);
+    }
   });
+
+  it.each([0, 1, 3])(
+    'the Node bridge writes answer %i from its parts as @hono/node-server writes the SDK answer',
+    async (at) => {
+      const answer = results[at]![1];
+      const sdkAnswer = await answered(false, answer);
+      const onDemand = await answered(true, answer, true);
+      const raw = await rawResponses([onDemand, sdkAnswer]);
+      expect(raw[0]).toBe(raw[1]);
+      expect([onDemand.bodyUsed, sdkAnswer.bodyUsed]).toEqual([false, true]); // written from its parts, not read
+      expect(raw[0]).toMatch(/^HTTP\/1\.1 200 OK\r\ncontent-type: application\/json\r\ncontent-length: \d+\r\n/);
+    },
+  );
 
   it('splices the cached JSON: the list is serialized once for every request', async () => {
     const { tools: counted, reads } = countedTools();

@@ -21,6 +21,7 @@ describe('SDK upgrade canary', () => {
       'quiet-call-keepalive',
       'cached-json-response',
       'transport-streams',
+      'native-session-post',
       'deferred-handlers',
       'quiet-close',
       'stable-context',

@@ -5,6 +5,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { isPlainResultResponse } from '../wire/json-rpc-shape.js';
 import { serializedAroundTools, type SerializedAroundTools } from '../wire/serialized-once.js';
 
 /** The parts of the SDK's per-request transport (2.4, private) this module reads and sets. */
@@ -21,6 +22,7 @@ interface PerRequestInternals {
 
 let verdict: boolean | undefined;
 const encoder = new TextEncoder();
+const NO_BYTES = new Uint8Array(0);
 
 /**
  * The start-up self-check: whether the SDK's per-request transport still has the private
@@ -82,9 +84,10 @@ function jsonResponse(parts: SerializedAroundTools, bodyOnDemand: boolean): Resp
 }
 
 /**
- * The three parts of a cached `tools/list` answer made with `bodyOnDemand` (see
- * {@link answerCachedListsAsJson}): `before`, the cached bytes and `after` are, in this order, the
- * bytes of its body. Undefined for any other response, and once its body was read.
+ * The three parts of a plain JSON answer made with `bodyOnDemand` (see
+ * {@link answerCachedListsAsJson}): `before`, the cached bytes (empty for an answer that lists no
+ * cached tools) and `after` are, in this order, the bytes of its body. Undefined for any other
+ * response, and once its body was read.
  */
 export function cachedListParts(response: Response): SerializedAroundTools | undefined {
   const parts = partsOf.get(response);
@@ -107,13 +110,25 @@ function answersAsPlainJson(transport: PerRequestInternals, message: JSONRPCMess
   );
 }
 
-function answerListsFromCache(transport: PerRequestHTTPServerTransport, bodyOnDemand: boolean): void {
+/**
+ * The body of the plain JSON answer to `message` in parts: around a cached `tools` array, else (a
+ * result response the SDK's schema accepts as is, `isPlainResultResponse`) the whole JSON text in
+ * `before`. Undefined for anything else (error responses, unusual shapes: the SDK's own `send`).
+ */
+function plainAnswerParts(message: JSONRPCMessage): SerializedAroundTools | undefined {
+  const parts = serializedAroundTools(message);
+  if (parts || !isPlainResultResponse(message)) return parts;
+  return { before: JSON.stringify(message), tools: NO_BYTES, after: '' };
+}
+
+function answerPlainResultsDirectly(transport: PerRequestHTTPServerTransport, bodyOnDemand: boolean): void {
   const internals = transport as unknown as PerRequestInternals;
   const send = internals.send.bind(internals);
   internals.send = (message, options) => {
-    const parts = answersAsPlainJson(internals, message) ? serializedAroundTools(message) : undefined;
+    const parts = answersAsPlainJson(internals, message) ? plainAnswerParts(message) : undefined;
     if (!parts) return send(message, options);
-    // What the SDK's send does for a plain JSON result, with the body spliced instead of stringified.
+    // What the SDK's send does for a plain JSON result (its schema checks pass for this shape), with
+    // the body spliced or stringified here and, on the Node bridge, written without a web stream.
     internals._terminalDelivered = true;
     internals.settleResponse!(jsonResponse(parts, bodyOnDemand));
     queueMicrotask(() => void internals.close());
@@ -125,8 +140,11 @@ function answerListsFromCache(transport: PerRequestHTTPServerTransport, bodyOnDe
  * Lets a 2026-07-28 request's transport answer a `tools/list` from the list's cached JSON
  * (`serializedAroundTools`) instead of `Response.json`, which stringifies and encodes the whole
  * ~200 KB list of 1,000 tools on every request: the same status, header and body bytes, as the
- * session leg's cached SSE writer does for 2025-11-25 sessions. Every other message, and a list
- * answered on an event stream, goes through the SDK's own `send`.
+ * session leg's cached SSE writer does for 2025-11-25 sessions. Any other plain result response
+ * (`isPlainResultResponse`, say a `tools/call` result) is answered the same way from its JSON text,
+ * without the SDK's two schema checks of it (one failing) and, on the Node bridge, without the web
+ * stream `Response.json` makes and hono reads back. Every other message (errors, notifications),
+ * and an answer on an event stream, goes through the SDK's own `send`.
  *
  * Uses the transport's private `settleResponse()` and state fields; when
  * {@link checkCachedJsonResponse} finds them changed, requests are served as the SDK serves them.
@@ -141,7 +159,7 @@ export function answerCachedListsAsJson(server: Server, bodyOnDemand = false): S
   const connect = server.connect.bind(server);
   server.connect = async (transport: Transport) => {
     // Before connect: the view wraps `send` there (well-formed Unicode first), so this sees what it would send.
-    if (transport instanceof PerRequestHTTPServerTransport) answerListsFromCache(transport, bodyOnDemand);
+    if (transport instanceof PerRequestHTTPServerTransport) answerPlainResultsDirectly(transport, bodyOnDemand);
     await connect(transport);
   };
   return server;

@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
+import { nativeSessionPostMismatch } from './native-session-post.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
@@ -80,6 +81,7 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   const streams = probe._streamMapping;
   const client = await upstreamClientShortcuts();
   const canaryServer = new Server({ name: 'canary', version: '0' });
+  const nativePost = nativeSessionPostMismatch();
   const handlers = (canaryServer as unknown as { _requestHandlers?: unknown })._requestHandlers;
   return [
     report(
@@ -124,6 +126,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'WebStandardStreamableHTTPServerTransport._streamMapping, _standaloneSseStreamId',
       streams instanceof Map && typeof probe._standaloneSseStreamId === 'string',
       'the transport has no _streamMapping table or _standaloneSseStreamId',
+    ),
+    report(
+      'native-session-post',
+      'WebStandardStreamableHTTPServerTransport handleRequest/handlePostRequest/validateSession/validateProtocolVersion/startKeepAlive/send (source fingerprints), _streamMapping, _requestToStreamMapping and state fields',
+      nativePost === undefined,
+      `${nativePost ?? ''}: legacy session POSTs go through the SDK transport (web Request/Response per request)`,
     ),
     report(
       'deferred-handlers',

@@ -17,6 +17,7 @@ import type { LegacySession } from './legacy-session.js';
 import type { HttpServeOptions, ResolvedHttpOptions } from './options.js';
 import { SessionMap, type HttpSessionEvent } from './session-map.js';
 import { createWebBridge } from './web-bridge.js';
+import { expressBornRequests } from './express-born-requests.js';
 import { nodeHttp, nodeHttps } from '../../../lazy-module.js';
 
 /** Revisions the endpoint serves: the 2026-07-28 modern era, then the SDK's handshake revisions. */
@@ -94,7 +95,10 @@ export class HttpEndpoint {
     this.#mounted = true;
     const { host, port, path } = this.#options;
     const { https } = this.#options;
-    const server = https ? nodeHttps().createServer(https, this.#app) : nodeHttp().createServer(this.#app);
+    const born = expressBornRequests(this.#app) ?? {};
+    const server = https
+      ? nodeHttps().createServer({ ...born, ...https }, this.#app)
+      : nodeHttp().createServer(born, this.#app);
     server.on('clientError', answerClientError); // a JSON-RPC body on 431/400/408 too
     this.#http = server;
     await new Promise<void>((resolve, reject) => {

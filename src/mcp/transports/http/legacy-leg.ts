@@ -12,7 +12,7 @@ import { invalidInitializeResponse } from '../../wire/json-rpc-shape.js';
 import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 import type { SessionMap } from './session-map.js';
 import { principalOf } from '../../../auth/principal.js';
-import type { WebBridge } from './web-bridge.js';
+import { alreadySent, type WebBridge } from './web-bridge.js';
 
 /** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
 export type LegHandler = (req: AuthedRequest, res: ServerResponse, body: unknown) => Promise<void>;
@@ -115,6 +115,8 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
     if (req.method === 'DELETE') await session.abortCalls('The session was deleted during the call.');
     if (req.method === 'POST') abortOnDisconnect(res, session, body);
     await bridge(req, res, async (request) => {
+      const native = req.method === 'POST' && session.servePlainPost(request, res, body, req.auth, alreadySent());
+      if (native) return native;
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
       // A cancelled request gets no response (MCP cancellation), so end its POST stream here:
       // otherwise it stays open, with keepalives, and the session is never idle.

@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import {
   isJSONRPCNotification,
+  type AuthInfo,
   WebStandardStreamableHTTPServerTransport,
   type EventStore,
   type JSONRPCMessage,
@@ -7,11 +9,13 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { useCachedSseWriter } from '../../sdk-internals/cached-sse-writer.js';
+import { serveNativeSessionPost } from '../../sdk-internals/native-session-post.js';
 import { closeTransportStream, writeOnStandaloneStream } from '../../sdk-internals/transport-streams.js';
 import { plainMessageKind } from '../../wire/json-rpc-shape.js';
 import { ToolCallAbortedError } from '../../../errors.js';
 import { ABORT_SETTLE_MS, settleWithin, type InFlightCalls } from '../../server/in-flight-calls.js';
 import { startPinging, type PingSettings } from '../ping.js';
+import { NodeSseAnswer } from './node-sse-answer.js';
 import { SessionEventStore } from './session-event-store.js';
 import type { Closable, SessionMap } from './session-map.js';
 import { nodeCrypto } from '../../../lazy-module.js';
@@ -152,6 +156,24 @@ export class LegacySession implements Closable {
       }
     }
     this.transport.closeStandaloneSSEStream();
+  }
+
+  /**
+   * Serves a plain POST (one JSON-RPC request) of this session with its answer written straight
+   * on the Node response (`serveNativeSessionPost`, the SDK transport's behaviour without its web
+   * objects). Returns `answering` or the SDK's error answer; undefined when the SDK transport
+   * must serve the request (anything else, and every session with an event store).
+   */
+  servePlainPost(
+    request: Request,
+    res: ServerResponse,
+    body: unknown,
+    authInfo: AuthInfo | undefined,
+    answering: Response,
+  ): Response | undefined {
+    if (this.#eventStore) return undefined;
+    const open = (headers: Record<string, string>, onCancel: () => void) => new NodeSseAnswer(res, headers, onCancel);
+    return serveNativeSessionPost(this.transport, request, body, authInfo, open, answering);
   }
 
   /** True with an event store: a client can resume a dropped stream (`Last-Event-ID`) and still get its answers. */

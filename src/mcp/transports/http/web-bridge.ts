@@ -13,8 +13,8 @@ const honoResponse = lazyRequire<typeof import('@hono/node-server/utils/response
 const HONO_DEFAULT_CONTENT_TYPE = 'text/plain; charset=UTF-8';
 
 /**
- * Writes a cached `tools/list` answer (`cachedListParts`: made with its body on demand) to the Node
- * response part by part, with the status and headers `@hono/node-server` writes for a JSON body it
+ * Writes a plain JSON answer (`cachedListParts`: a cached `tools/list` or another plain result,
+ * made with its body on demand) to the Node response part by part, with the status and headers `@hono/node-server` writes for a JSON body it
  * reads whole (its headers as a record, `set-cookie` as a list, its default content type, then
  * `content-length`), and returns hono's "already sent" answer; undefined (nothing written) for any
  * other response. The ~200 KB of a 1,000-tool list are then neither copied into one body nor read
@@ -36,9 +36,18 @@ function writeCachedList(response: Response, outgoing: ServerResponse): Response
     headers['content-length'] = String(length);
   }
   outgoing.writeHead(response.status, headers);
-  outgoing.write(parts.before);
-  outgoing.write(parts.tools);
-  outgoing.end(parts.after);
+  if (parts.tools.byteLength === 0) {
+    outgoing.end(parts.before + parts.after);
+  } else {
+    outgoing.write(parts.before);
+    outgoing.write(parts.tools);
+    outgoing.end(parts.after);
+  }
+  return alreadySent();
+}
+
+/** The answer a web handler returns when it wrote the Node response itself (hono then writes nothing). */
+export function alreadySent(): Response {
   return honoResponse().RESPONSE_ALREADY_SENT;
 }
 
