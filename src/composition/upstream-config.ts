@@ -168,6 +168,14 @@ export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamC
 }
 
 /**
+ * The wait before reconnection attempt `failures + 1`, in ms: `initialMs` doubled per failure up to
+ * `maxMs`, plus up to 20% jitter so that replicas restarted together do not retry in step.
+ */
+export function retryDelayMs(backoff: Required<UpstreamBackoff>, failures: number): number {
+  return Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(failures - 1, 30)) * (1 + Math.random() * 0.2);
+}
+
+/**
  * How an upstream is shown in logs, states and the settings page: the command's file name and its
  * argument count, or the URL without user info, query or fragment. Never its env, headers or args.
  */

@@ -8,14 +8,14 @@ import type { RequestContext } from '../registry/request-context.js';
 import type { PromptContext } from '../prompts/prompt.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { CatalogMirror, type CatalogForwarder } from './upstream-catalog.js';
-import { createUpstreamTransport, loadClient, type ClientModule } from './client-loader.js';
-import { describeUpstream, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
+import { loadClient, type ClientModule } from './client-loader.js';
+import { handshake, openUpstreamAttempt } from './upstream-attempt.js';
+import { describeUpstream, retryDelayMs, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
 import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
 import { forwardToolCall, ProgressRouter } from './forwarded-call.js';
-import { skipUnboundedTimers } from '../mcp/sdk-internals/upstream-client.js';
-import { CallRelay, RELAYED_CAPABILITIES } from './call-relay.js';
+import { CallRelay } from './call-relay.js';
 import { UpstreamSubscriptions } from './upstream-subscriptions.js';
 import type { ResourceInterest } from '../resources/resource-interest.js';
 import { ConnectWaiters, type WhenConnectedOptions } from './connect-waiters.js';
@@ -43,9 +43,6 @@ export interface UpstreamDeps {
   /** Tells this process's subscribers of `uri` that it changed (`notifications/resources/updated`). */
   readonly resourceUpdated?: (uri: string) => void;
 }
-
-/** How much of a starting child's stderr `lastError` quotes when it exits before the handshake, in characters. */
-const STDERR_TAIL_CHARS = 300;
 
 /**
  * One upstream MCP server: keeps a connection to it with the official v2 client (`'auto'` era
@@ -286,84 +283,48 @@ export class Upstream implements CatalogForwarder {
 
   async #attempt(): Promise<void> {
     const generation = ++this.#generation;
+    const current = () => generation === this.#generation;
     this.#retryAt = undefined;
     this.#setState('connecting');
     let client: Client | undefined;
     try {
       const module = (this.#module ??= await loadClient());
-      const { transport, stderr, pid } = await createUpstreamTransport(module, this.#config);
-      let stderrTail = ''; // what a child that exits at start said last: the reason it gives a person
-      stderr?.on('data', (chunk: Buffer) => {
-        const text = this.#redact(chunk.toString().trimEnd());
-        stderrTail = `${stderrTail}\n${text}`.trim().slice(-STDERR_TAIL_CHARS);
-        this.#log.debug({ stderr: text }, 'upstream stderr');
-      });
-      client = new module.Client(this.#deps.clientInfo, {
-        versionNegotiation: { mode: 'auto' },
-        capabilities: RELAYED_CAPABILITIES,
-        listChanged: {
-          tools: {
-            debounceMs: 50,
-            onChanged: (error, tools) => {
-              if (generation !== this.#generation) return;
-              if (error)
-                this.#log.warn(
-                  { reason: this.#messageOf(error) },
-                  'refreshing the tool list after list_changed failed',
-                );
-              else if (tools) this.#sync(tools);
-            },
-          },
-          prompts: {
-            debounceMs: 50,
-            autoRefresh: false,
-            onChanged: () => this.#refreshCatalog(generation, { prompts: true }),
-          },
-          resources: {
-            debounceMs: 50,
-            autoRefresh: false,
-            onChanged: () => this.#refreshCatalog(generation, { resources: true }),
-          },
+      const wiring = { log: this.#log, redact: this.#redact, progress: this.#progress, relay: this.#relay };
+      const attempt = await openUpstreamAttempt(module, this.#config, this.#deps.clientInfo, wiring, {
+        toolsChanged: (error, tools) => {
+          if (!current()) return;
+          if (error)
+            this.#log.warn({ reason: this.#messageOf(error) }, 'refreshing the tool list after list_changed failed');
+          else if (tools) this.#sync(tools);
         },
+        promptsChanged: () => this.#refreshCatalog(generation, { prompts: true }),
+        resourcesChanged: () => this.#refreshCatalog(generation, { resources: true }),
       });
-      this.#progress.attach(client);
-      this.#relay.attach(client, module);
-      skipUnboundedTimers(client); // forwarded calls are timed by forwardToolCall
-      const connecting = client;
+      const { pid } = attempt;
+      const connecting = (client = attempt.client);
       this.#connecting = client;
-      this.#connectingTransport = transport;
+      this.#connectingTransport = attempt.transport;
       client.onclose = () => {
-        if (generation !== this.#generation) return;
-        const said = this.#state === 'connecting' && stderrTail ? `; its stderr ended with: ${stderrTail}` : '';
+        if (!current()) return;
+        const tail = attempt.stderrTail();
+        const said = this.#state === 'connecting' && tail ? `; its stderr ended with: ${tail}` : '';
         this.#lost(connecting, new Error(`the connection closed${said}`));
       };
-      const abort = (this.#attemptAbort = new AbortController());
-      // One deadline for the whole handshake: the client's own timeout applies per request, and over stdio
-      // 'auto' negotiation sends a discovery probe and then `initialize`, each allowed the full time.
-      const limit = this.#config.connectTimeoutMs;
-      const deadline = setTimeout(
-        () => abort.abort(new Error(`no answer to the MCP handshake within ${limit} ms`)),
-        limit,
-      );
-      try {
-        await client.connect(transport, { timeout: limit, signal: abort.signal });
-      } finally {
-        clearTimeout(deadline);
-      }
-      if (generation !== this.#generation) return void client.close().catch(() => {});
+      await handshake(attempt, this.#config.connectTimeoutMs, (this.#attemptAbort = new AbortController()));
+      if (!current()) return void client.close().catch(() => {});
       // Legacy: ask for every log message once (relayed to the caller, whose own level filters them).
       if (client.getServerCapabilities()?.logging && client.getProtocolEra() === 'legacy') {
         await client.setLoggingLevel('debug', { timeout: this.#config.connectTimeoutMs }).catch(() => {});
       }
       const { tools } = await client.listTools(undefined, { timeout: this.#config.connectTimeoutMs });
-      if (generation !== this.#generation) return void client.close().catch(() => {});
+      if (!current()) return void client.close().catch(() => {});
       await this.#syncCatalog(client, { prompts: true, resources: true }).catch((error: unknown) =>
         this.#log.warn(
           { reason: this.#messageOf(error) },
           'reading the prompts or resources failed; serving its tools',
         ),
       );
-      if (generation !== this.#generation) return void client.close().catch(() => {});
+      if (!current()) return void client.close().catch(() => {});
       this.#client = client;
       this.#pid = pid();
       this.#failures = 0;
@@ -376,7 +337,7 @@ export class Upstream implements CatalogForwarder {
       this.#waiters.connected();
     } catch (error) {
       await client?.close().catch(() => {}); // its child process too, whatever happened meanwhile
-      if (generation === this.#generation) this.#failed(error);
+      if (current()) this.#failed(error);
     } finally {
       if (this.#connecting === client) this.#connecting = this.#connectingTransport = undefined;
     }
@@ -436,8 +397,7 @@ export class Upstream implements CatalogForwarder {
     this.#subscriptions?.disconnected();
     this.#failures += 1;
     this.#lastError = this.#messageOf(error);
-    const { initialMs, maxMs } = this.#config.backoff;
-    const delay = Math.min(maxMs, initialMs * 2 ** Math.min(this.#failures - 1, 30)) * (1 + Math.random() * 0.2);
+    const delay = retryDelayMs(this.#config.backoff, this.#failures);
     this.#retryAt = Date.now() + Math.round(delay);
     if (this.#failures === 1 || this.#failures % 10 === 0) {
       this.#log.warn(
