@@ -49,6 +49,8 @@ describe('upstream lifecycle', () => {
       env: { DB_PASSWORD: 'hunter2-secret' },
       backoff: { initialMs: 50, maxMs: 100 },
     });
+    // A loaded machine may take longer than the timeout to spawn the child: wait for its first failure.
+    await until(() => broken.status.failures >= 1, 'the first failed attempt', 15_000);
     const started = Date.now();
     const error = await broken.whenConnected({ timeoutMs: 1_500 }).catch((caught: unknown) => caught);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -65,7 +67,7 @@ describe('upstream lifecycle', () => {
     await expect(broken.whenConnected({ timeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     await expect(broken.whenConnected({ timeOutMs: 5 } as never)).rejects.toThrow(/did you mean "timeoutMs"/);
     await server.stop();
-  }, 20_000);
+  }, 30_000);
 
   it('mount cycles are refused with MOUNT_CYCLE: itself, a server that mounts it, and longer rings', () => {
     const make = (name: string) => {
