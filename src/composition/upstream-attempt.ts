@@ -27,6 +27,11 @@ export interface UpstreamAttempt {
   readonly pid: () => number | undefined;
   /** The last ~300 characters the child wrote to stderr, redacted: why a child that exits at start failed. */
   readonly stderrTail: () => string;
+  /**
+   * Resolves once the child's stderr has ended (at once over HTTP), or after `ms` (ms) at the latest:
+   * a child's last words can be read after its connection is seen closed.
+   */
+  readonly stderrSettled: (ms: number) => Promise<void>;
 }
 
 /**
@@ -44,6 +49,14 @@ export async function openUpstreamAttempt(
 ): Promise<UpstreamAttempt> {
   const { transport, stderr, pid } = await createUpstreamTransport(module, config);
   let tail = '';
+  const ended = stderr
+    ? new Promise<void>((resolve) => {
+        stderr.once('end', resolve);
+        stderr.once('close', resolve);
+      })
+    : Promise.resolve();
+  const stderrSettled = (ms: number) =>
+    Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
   stderr?.on('data', (chunk: Buffer) => {
     const text = wiring.redact(chunk.toString().trimEnd());
     tail = `${tail}\n${text}`.trim().slice(-STDERR_TAIL_CHARS);
@@ -61,7 +74,7 @@ export async function openUpstreamAttempt(
   wiring.progress.attach(client);
   wiring.relay.attach(client, module);
   skipUnboundedTimers(client);
-  return { client, transport, pid, stderrTail: () => tail };
+  return { client, transport, pid, stderrTail: () => tail, stderrSettled };
 }
 
 /**

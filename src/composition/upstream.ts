@@ -22,6 +22,9 @@ import { ConnectWaiters, type WhenConnectedOptions } from './connect-waiters.js'
 
 type Client = import('@modelcontextprotocol/client').Client;
 
+/** How long a child that closed while connecting may take to finish its stderr (ms). */
+const STDERR_SETTLE_MS = 250;
+
 // The state shape is shared with the server's events (mcp/server/ may not import composition/).
 export type { UpstreamState, UpstreamStatus } from '../upstream-status.js';
 import type { UpstreamState, UpstreamStatus } from '../upstream-status.js';
@@ -306,9 +309,14 @@ export class Upstream implements CatalogForwarder {
       this.#connectingTransport = attempt.transport;
       client.onclose = () => {
         if (!current()) return;
-        const tail = attempt.stderrTail();
-        const said = this.#state === 'connecting' && tail ? `; its stderr ended with: ${tail}` : '';
-        this.#lost(connecting, new Error(`the connection closed${said}`));
+        if (this.#state !== 'connecting') return this.#lost(connecting, new Error('the connection closed'));
+        // A child that exits at start: its stderr may be read after the close, so wait briefly for its end.
+        const waiting = ++this.#generation; // the handshake's rejection is this failure, not a second one
+        void attempt.stderrSettled(STDERR_SETTLE_MS).then(() => {
+          if (waiting !== this.#generation) return; // closed meanwhile
+          const tail = attempt.stderrTail();
+          this.#lost(connecting, new Error(`the connection closed${tail ? `; its stderr ended with: ${tail}` : ''}`));
+        });
       };
       await handshake(attempt, this.#config.connectTimeoutMs, (this.#attemptAbort = new AbortController()));
       if (!current()) return void client.close().catch(() => {});
