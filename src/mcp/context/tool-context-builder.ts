@@ -46,6 +46,13 @@ export interface LazySignal {
   readonly signal: AbortSignal;
   /** Calls `listener` when it aborts (not when it has already), without making `signal`; returns the way to stop. */
   follow?(listener: () => void): () => void;
+  /** Whether it aborted, read without making `signal`. */
+  readonly aborted?: boolean;
+}
+
+/** Whether the call was aborted (timed out, cancelled, disconnected, stopped): its answer is out or never will be. */
+function callAborted(aborts: AbortSignal | LazySignal): boolean {
+  return aborts instanceof AbortSignal ? aborts.aborted : (aborts.aborted ?? aborts.signal.aborted);
 }
 
 /**
@@ -147,7 +154,8 @@ class CallContext implements ToolContext {
     const state = this[STATE];
     return (state.reportProgress ??= async ({ progress, total, message }) => {
       const progressToken = state.ctx.mcpReq._meta?.progressToken;
-      if (progressToken === undefined) return;
+      // MCP "Progress": notifications MUST stop after completion; a tool ignoring its abort still runs.
+      if (progressToken === undefined || callAborted(state.aborts)) return;
       await state.ctx.mcpReq
         .notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
         .catch(() => {});

@@ -76,6 +76,7 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   );
   const probe = new WebStandardStreamableHTTPServerTransport({}) as unknown as {
     _streamMapping?: unknown;
+    _requestToStreamMapping?: unknown;
     _standaloneSseStreamId?: unknown;
   };
   const streams = probe._streamMapping;
@@ -123,9 +124,11 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
     ),
     report(
       'transport-streams',
-      'WebStandardStreamableHTTPServerTransport._streamMapping, _standaloneSseStreamId',
-      streams instanceof Map && typeof probe._standaloneSseStreamId === 'string',
-      'the transport has no _streamMapping table or _standaloneSseStreamId',
+      'WebStandardStreamableHTTPServerTransport._streamMapping, _requestToStreamMapping, _standaloneSseStreamId',
+      streams instanceof Map &&
+        probe._requestToStreamMapping instanceof Map &&
+        typeof probe._standaloneSseStreamId === 'string',
+      'the transport has no _streamMapping or _requestToStreamMapping table or no _standaloneSseStreamId',
     ),
     report(
       'native-session-post',

@@ -21,6 +21,33 @@ export function closeTransportStream(transport: WebStandardStreamableHTTPServerT
   return true;
 }
 
+/** The SDK transport's private request tables (2.4): request id -> its stream, and answers held for a batch. */
+interface RequestTables {
+  _streamMapping?: unknown;
+  _requestToStreamMapping?: unknown;
+  _requestResponseMap?: unknown;
+}
+
+/**
+ * Forgets request `requestId` once its stream was closed without an answer (a cancelled request:
+ * MCP cancellation sends none). The SDK (2.4) forgets a request when it sends its answer; a
+ * cancelled one stayed in `_requestToStreamMapping` until the session ended, one entry per
+ * cancellation. A request whose stream is still open is left alone (its answer may still come).
+ * Does nothing when this SDK version has no such tables.
+ */
+export function forgetClosedRequest(transport: WebStandardStreamableHTTPServerTransport, requestId: unknown): void {
+  const {
+    _streamMapping: streams,
+    _requestToStreamMapping: requests,
+    _requestResponseMap: answers,
+  } = transport as unknown as RequestTables;
+  if (!(streams instanceof Map) || !(requests instanceof Map)) return;
+  const streamId: unknown = requests.get(requestId);
+  if (streamId === undefined || streams.has(streamId)) return;
+  requests.delete(requestId);
+  if (answers instanceof Map) answers.delete(requestId);
+}
+
 /** A stream entry of the SDK transport's table (2.4) as far as writing to it goes. */
 interface WritableStreamEntry {
   controller?: ReadableStreamDefaultController<Uint8Array>;

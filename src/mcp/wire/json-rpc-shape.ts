@@ -16,9 +16,26 @@ export interface RefusalResponse {
   error: { code: number; message: string };
 }
 
-/** A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional). */
+/** ES2024 `isWellFormed` (Node >= 20), not in the compiler's ES2023 lib. */
+type Es2024String = string & { isWellFormed(): boolean };
+
+/**
+ * A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional).
+ * A string must be well-formed Unicode: answers echo the id, and everything sent is made well-formed
+ * (`well-formed.ts`), so a lone surrogate would come back as U+FFFD and match nothing (an HTTP POST
+ * then never got its answer). The same holds for a progress token.
+ */
 export function isValidRequestId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+  return typeof value === 'string'
+    ? (value as Es2024String).isWellFormed()
+    : typeof value === 'number' && Number.isSafeInteger(value);
+}
+
+/** A string id or progress token with a lone surrogate (valid to the SDK's schema, refused here). */
+function illFormedEcho(value: Record<string, unknown>): boolean {
+  const { id, params } = value;
+  const token = isPlainObject(params) && isPlainObject(params._meta) ? params._meta.progressToken : undefined;
+  return (typeof id === 'string' && !isValidRequestId(id)) || (typeof token === 'string' && !isValidRequestId(token));
 }
 
 /**
@@ -70,12 +87,16 @@ export function isPlainResultResponse(value: unknown): boolean {
 function problemOf(value: unknown): string {
   if (!isPlainObject(value)) return 'a JSON-RPC message is a JSON object';
   if (value.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if (typeof value.id === 'string' && !isValidRequestId(value.id)) return '"id" must be well-formed Unicode';
   if ('id' in value && !isValidRequestId(value.id)) return '"id" must be a string or an integer';
   if ('method' in value && typeof value.method !== 'string') return '"method" must be a string';
   const { params } = value;
   if (params !== undefined && !isPlainObject(params)) return '"params" must be an object';
   const meta = params?._meta;
   if (meta !== undefined && !isPlainObject(meta)) return '"params._meta" must be an object';
+  if (typeof meta?.progressToken === 'string' && !isValidRequestId(meta.progressToken)) {
+    return '"params._meta.progressToken" must be well-formed Unicode';
+  }
   if (meta?.progressToken !== undefined && !isValidRequestId(meta.progressToken)) {
     return '"params._meta.progressToken" must be a string or an integer';
   }
@@ -96,12 +117,15 @@ export const BATCH_REFUSAL =
 export function checkJsonRpcMessage(value: unknown): { message: JSONRPCMessage } | { refusal: RefusalResponse } {
   if (Array.isArray(value)) return { refusal: refusal(null, BATCH_REFUSAL) };
   if (plainMessageKind(value) !== undefined) return { message: value as JSONRPCMessage };
-  try {
-    return { message: parseJSONRPCMessage(value) };
-  } catch {
-    const id = isPlainObject(value) && isValidRequestId(value.id) ? value.id : null;
-    return { refusal: refusal(id, `Invalid Request: not a JSON-RPC 2.0 message: ${problemOf(value)}.`) };
+  if (!(isPlainObject(value) && illFormedEcho(value))) {
+    try {
+      return { message: parseJSONRPCMessage(value) };
+    } catch {
+      // refused below
+    }
   }
+  const id = isPlainObject(value) && isValidRequestId(value.id) ? value.id : null;
+  return { refusal: refusal(id, `Invalid Request: not a JSON-RPC 2.0 message: ${problemOf(value)}.`) };
 }
 
 function refusal(id: string | number | null, message: string): RefusalResponse {

@@ -13,6 +13,7 @@ import { HttpRpcError, sendRpcError, sendRpcRefusal } from './responses.js';
 import type { SessionMap } from './session-map.js';
 import { principalOf } from '../../../auth/principal.js';
 import { alreadySent, type WebBridge } from './web-bridge.js';
+import { forgetClosedRequest } from '../../sdk-internals/transport-streams.js';
 
 /** Serves one request of one era; `body` is the parsed JSON body (undefined for GET/DELETE). */
 export type LegHandler = (req: AuthedRequest, res: ServerResponse, body: unknown) => Promise<void>;
@@ -120,7 +121,11 @@ export function createSessionfulLeg(options: SessionfulLegOptions): LegHandler {
       const response = await session.transport.handleRequest(request, { authInfo: req.auth, parsedBody: body });
       // A cancelled request gets no response (MCP cancellation), so end its POST stream here:
       // otherwise it stays open, with keepalives, and the session is never idle.
-      for (const requestId of cancelledRequestIds(body)) session.transport.closeSSEStream(requestId);
+      for (const requestId of cancelledRequestIds(body)) {
+        session.transport.closeSSEStream(requestId);
+        // Without an event store nothing can resume it: forget the request (the SDK forgets only answered ones).
+        if (!session.resumable) forgetClosedRequest(session.transport, requestId);
+      }
       if (req.method === 'GET' && response.status === 200) {
         session.streamOpened();
         res.once('close', () => session.streamClosed());
