@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../../wire/json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
+import { SteadyMap } from '../../server/steady-table.js';
 import type { Logger } from '../../../logger.js';
 import { WELL_FORMED_AT_WIRE, wellFormed, wellFormedLine, WRITES_WELL_FORMED } from '../../wire/well-formed.js';
 
@@ -74,8 +75,8 @@ export class StdioTransport implements Transport {
   #draining: NodeJS.Timeout | undefined;
   readonly #onClosed: (() => void) | undefined;
   readonly #logger: Pick<Logger, 'debug'> | undefined;
-  /** Method of every request read and not yet answered, to word an oversize reply. */
-  readonly #pending = new Map<RequestId, string>();
+  /** Method of every request read and not yet answered, to word an oversize reply (steady: empties after every call). */
+  readonly #pending = new SteadyMap<RequestId, string>();
   /** Writes waiting for stdout's 'drain'. */
   readonly #drainWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #buffer: Buffer | undefined;
