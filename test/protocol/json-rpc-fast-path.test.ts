@@ -10,7 +10,7 @@ import {
   RELATED_TASK_META_KEY,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { isPlainResultResponse, plainMessageKind } from '../../src/mcp/wire/json-rpc-shape.js';
+import { deliverCheckedRequest, isPlainResultResponse, plainMessageKind } from '../../src/mcp/wire/json-rpc-shape.js';
 
 /** Asserts what the fast checks say about `value` agrees with the SDK's schemas. */
 function agreesWithSchemas(value: unknown): void {
@@ -120,5 +120,33 @@ describe('plainMessageKind and isPlainResultResponse', () => {
       if (random() < 0.05) set('extra', 1);
       agreesWithSchemas(JSON.parse(JSON.stringify(message)));
     }
+  });
+});
+
+describe('deliverCheckedRequest (the checked request remembered during its delivery)', () => {
+  it('answers request for the delivered message only while it is delivered', () => {
+    const message: Record<string, unknown> = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: {} };
+    const seen: unknown[] = [];
+    deliverCheckedRequest(message, {
+      onmessage: (request) => {
+        seen.push(plainMessageKind(request), plainMessageKind({ ...request, extra: 1 }));
+      },
+    });
+    expect(seen).toEqual(['request', undefined]);
+    message.extra = 1; // checked again afterwards
+    expect(plainMessageKind(message)).toBeUndefined();
+  });
+
+  it('forgets it when the delivery throws', () => {
+    const message: Record<string, unknown> = { jsonrpc: '2.0', id: 2, method: 'x' };
+    expect(() =>
+      deliverCheckedRequest(message, {
+        onmessage: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).toThrow('boom');
+    message.id = 1.5;
+    expect(plainMessageKind(message)).toBeUndefined();
   });
 });

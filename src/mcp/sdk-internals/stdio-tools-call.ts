@@ -94,6 +94,24 @@ export function stdioToolsCallApplies(server: Server): boolean {
   );
 }
 
+/** The key of the hidden entry of the SDK's request table (never a request id: those are strings and numbers). */
+const HOLD = Symbol('steady request table');
+/** What the SDK's close aborts in that entry: nothing. */
+const NO_REQUEST = Object.freeze({ abort(): void {} });
+
+/**
+ * Keeps the SDK's table of requests being served (`_requestHandlerAbortControllers`) from
+ * shrinking: a sequential client empties it after every call, and on Node 20 deleting a `Map`'s
+ * last entry rebuilds its hash table (~400 instructions; `mcp/server/steady-table.ts` says why).
+ * One hidden entry stops that. The SDK reads the table by request id, and on close aborts every
+ * value (this one's abort does nothing); `_onclose` replaces the table. Call after connecting,
+ * where {@link stdioToolsCallApplies} holds.
+ */
+export function steadyRequestTable(server: Server): void {
+  const table = (server as unknown as ProtocolParts)._requestHandlerAbortControllers as Map<unknown, unknown>;
+  if (!table.has(HOLD)) table.set(HOLD, NO_REQUEST);
+}
+
 /** A `tools/call` with nothing the SDK lifts out of it, and no task. */
 function plainParams(params: Record<string, unknown>): boolean {
   if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;

@@ -26,7 +26,7 @@ import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
 import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
 import { checkQuietClose, closeQuietly } from './quiet-close.js';
-import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies } from './stdio-tools-call.js';
+import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies, steadyRequestTable } from './stdio-tools-call.js';
 import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -263,7 +263,10 @@ export class ViewServer extends Server {
     // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
     const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
-    if (serve && !servesModernEra(this)) deliverPlainCallsDirectly(transport);
+    if (serve && !servesModernEra(this)) {
+      deliverPlainCallsDirectly(transport);
+      steadyRequestTable(this);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { RequestId, Server } from '@modelcontextprotocol/server';
 import type { ToolCallAbortedError } from '../../errors.js';
 import { AbandonedExecutions } from './abandoned-executions.js';
+import { SteadyMap, SteadySet } from './steady-table.js';
 
 /** What a call in flight offers to be aborted (the view's `CallAbort`). */
 interface CallAbort {
@@ -36,11 +37,12 @@ interface Waiter {
  *
  * Hot path (W2): a call costs two map entries and a set entry, nothing else; each view's
  * map lives as long as the view (weakly held), and a settlement promise is made only for
- * calls a shutdown waits for.
+ * calls a shutdown waits for. The tables are steady ones (`steady-table.ts`): emptied after
+ * every call of a sequential client, a plain `Map`/`Set` would rebuild its hash table each time.
  */
 export class InFlightCalls {
-  readonly #byView = new WeakMap<Server, Map<RequestId, CallAbort>>();
-  readonly #all = new Set<CallAbort>();
+  readonly #byView = new WeakMap<Server, SteadyMap<RequestId, CallAbort>>();
+  readonly #all = new SteadySet<CallAbort>();
   readonly #waiters = new WeakMap<CallAbort, Waiter>();
   /** Tools still running after their call was aborted (reported by `stop()`). */
   readonly abandoned = new AbandonedExecutions();
@@ -48,7 +50,7 @@ export class InFlightCalls {
   /** Marks `id` in flight on `view`, abortable through `abort`; {@link end} marks it done. */
   begin(view: Server, id: RequestId, abort: CallAbort): void {
     let calls = this.#byView.get(view);
-    if (!calls) this.#byView.set(view, (calls = new Map()));
+    if (!calls) this.#byView.set(view, (calls = new SteadyMap()));
     calls.set(id, abort);
     this.#all.add(abort);
   }

@@ -51,6 +51,7 @@ function illFormedEcho(value: Record<string, unknown>): boolean {
  * check costs well under a microsecond (profile in docs/performance.md, W2).
  */
 export function plainMessageKind(value: unknown): 'request' | 'notification' | undefined {
+  if (value === checkedRequest && value !== undefined) return 'request';
   if (!isPlainObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return undefined;
   for (const key in value) {
     if (key !== 'jsonrpc' && key !== 'method' && key !== 'id' && key !== 'params') return undefined;
@@ -68,6 +69,27 @@ export function plainMessageKind(value: unknown): 'request' | 'notification' | u
   }
   if (!Object.hasOwn(value, 'id')) return 'notification';
   return isValidRequestId(value.id) ? 'request' : undefined;
+}
+
+/** The request {@link deliverCheckedRequest} is delivering (the only time it is set). */
+let checkedRequest: object | undefined;
+
+/**
+ * Calls `to.onmessage(request)` for a `request` that {@link plainMessageKind} has just found to be
+ * a plain request, which it then answers 'request' for without checking again until that call
+ * returns. A stdio message passes four layers that each ask (the transport, the wire's direct
+ * path, the channel, the dispatch), ~350 instructions each (callgrind, docs/performance.md sixth
+ * round); while the synchronous delivery runs, nothing but those layers holds the freshly
+ * parsed message, so the answer cannot change. A delivery inside another one (there is none
+ * today) only makes the outer one check again.
+ */
+export function deliverCheckedRequest<T extends object>(request: T, to: { onmessage?: (request: T) => void }): void {
+  checkedRequest = request;
+  try {
+    to.onmessage?.(request);
+  } finally {
+    checkedRequest = undefined;
+  }
 }
 
 /**

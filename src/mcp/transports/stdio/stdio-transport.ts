@@ -6,8 +6,15 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { checkJsonRpcMessage, parseErrorResponse, type RefusalResponse } from '../../wire/json-rpc-shape.js';
+import {
+  checkJsonRpcMessage,
+  deliverCheckedRequest,
+  parseErrorResponse,
+  plainMessageKind,
+  type RefusalResponse,
+} from '../../wire/json-rpc-shape.js';
 import { oversizeReplacement } from './outgoing-limit.js';
+import { SteadyMap } from '../../server/steady-table.js';
 import type { Logger } from '../../../logger.js';
 import { WELL_FORMED_AT_WIRE, wellFormed, wellFormedLine, WRITES_WELL_FORMED } from '../../wire/well-formed.js';
 
@@ -74,8 +81,8 @@ export class StdioTransport implements Transport {
   #draining: NodeJS.Timeout | undefined;
   readonly #onClosed: (() => void) | undefined;
   readonly #logger: Pick<Logger, 'debug'> | undefined;
-  /** Method of every request read and not yet answered, to word an oversize reply. */
-  readonly #pending = new Map<RequestId, string>();
+  /** Method of every request read and not yet answered, to word an oversize reply (steady: empties after every call). */
+  readonly #pending = new SteadyMap<RequestId, string>();
   /** Writes waiting for stdout's 'drain'. */
   readonly #drainWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #buffer: Buffer | undefined;
@@ -193,14 +200,16 @@ export class StdioTransport implements Transport {
     this.#buffer = this.#buffer ? Buffer.concat([this.#buffer, chunk], size) : chunk;
     let newline: number;
     while (!this.#closed && this.#buffer && (newline = this.#buffer.indexOf(10)) >= 0) {
-      const line = this.#buffer.toString('utf8', 0, newline).replace(/\r$/, '');
+      // A CR before the LF is dropped (CRLF lines); a 0x0D byte is never part of a multibyte character.
+      const end = newline > 0 && this.#buffer[newline - 1] === 13 ? newline - 1 : newline;
+      const line = this.#buffer.toString('utf8', 0, end);
       this.#buffer = newline + 1 < this.#buffer.length ? this.#buffer.subarray(newline + 1) : undefined;
       this.#receive(line);
     }
   };
 
   #receive(line: string): void {
-    if (line.trim() === '') return;
+    if (line.charCodeAt(0) !== 0x7b && line.trim() === '') return; // a line starting with '{' is not blank
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -208,12 +217,17 @@ export class StdioTransport implements Transport {
       this.#refuse(parseErrorResponse(), line);
       return;
     }
-    const checked = checkJsonRpcMessage(value);
-    if ('refusal' in checked) {
-      this.#refuse(checked.refusal, line);
-      return;
+    // The common case first (what `checkJsonRpcMessage` checks first too), remembered for the layers below.
+    const kind = plainMessageKind(value);
+    let message = value as JSONRPCMessage;
+    if (kind === undefined) {
+      const checked = checkJsonRpcMessage(value);
+      if ('refusal' in checked) {
+        this.#refuse(checked.refusal, line);
+        return;
+      }
+      message = checked.message;
     }
-    const { message } = checked;
     if ('method' in message) {
       if ('id' in message) this.#pending.set(message.id, message.method);
       else if (message.method === 'notifications/cancelled') {
@@ -223,7 +237,8 @@ export class StdioTransport implements Transport {
       }
     }
     try {
-      this.onmessage?.(message);
+      if (kind === 'request') deliverCheckedRequest(message, this);
+      else this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
