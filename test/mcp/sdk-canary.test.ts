@@ -28,6 +28,7 @@ describe('SDK upgrade canary', () => {
       'tools-call-wrapper',
       'plain-result-copy',
       'stdio-tools-call',
+      'steady-request-table',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

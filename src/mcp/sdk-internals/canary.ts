@@ -8,7 +8,7 @@ import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
-import { stdioToolsCallApplies } from './stdio-tools-call.js';
+import { stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
@@ -171,6 +171,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._onrequest steps (_shouldDropInbound, _requestHandlers, _requestHandlerAbortControllers, codec era/checkInboundEnvelope/encodeResult/encodeErrorCode, _outboundServerInfo, _onerror), Server.buildContext, _resolveOutboundCodec, _notificationViaCodec, _requestWithSchema',
       stdioToolsCallApplies(canaryServer),
       "Protocol's request dispatch changed: stdio tools/call requests take the SDK's _onrequest (an AbortController and context closures per call)",
+    ),
+    report(
+      'steady-request-table',
+      'Protocol._requestHandlerAbortControllers used by id (get/set/delete) and, on close, every value aborted (class source)',
+      steadyTableFits(canaryServer),
+      "the SDK uses its request table otherwise: stdio views add no hidden entry (Node 20 rebuilds the table's hash each time it empties)",
     ),
     report(
       'upstream-client',

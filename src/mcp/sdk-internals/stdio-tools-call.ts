@@ -108,8 +108,39 @@ const NO_REQUEST = Object.freeze({ abort(): void {} });
  * where {@link stdioToolsCallApplies} holds.
  */
 export function steadyRequestTable(server: Server): void {
+  if (!steadyTableFits(server)) return;
   const table = (server as unknown as ProtocolParts)._requestHandlerAbortControllers as Map<unknown, unknown>;
   if (!table.has(HOLD)) table.set(HOLD, NO_REQUEST);
+}
+
+/** Prototypes already checked by {@link steadyTableFits}, with the answer. */
+const fits = new WeakMap<object, boolean>();
+
+/**
+ * Whether the SDK uses its request table only as the hidden entry allows (checked on its source,
+ * once per class): read, written and deleted by request id, and on close every value aborted.
+ * An SDK that also counted or iterated it otherwise would see the entry: then none is added.
+ */
+export function steadyTableFits(server: Server): boolean {
+  const proto = Object.getPrototypeOf(server) as object;
+  let known = fits.get(proto);
+  if (known === undefined) {
+    let source = ''; // each class's whole source (a class's toString), up the chain
+    for (let at: object | null = proto; at && at !== Object.prototype; at = Object.getPrototypeOf(at)) {
+      source += `${String((at as { constructor: unknown }).constructor)}\n`;
+    }
+    // Each mention: `.get`/`.set`/`.delete` by id, `=` (a new table), `;` (read whole, in `_onclose`).
+    const uses = [...source.matchAll(/\b_requestHandlerAbortControllers(\.\w+|\s*=(?!=)|;|)/g)].map((m) =>
+      m[1]!.trim(),
+    );
+    known =
+      uses.length > 0 &&
+      uses.every((use) => ['.get', '.set', '.delete', '=', ';'].includes(use)) &&
+      /of requestHandlerAbortControllers\.values\(\)\) controller\.abort\(/.test(source) &&
+      !/\brequestHandlerAbortControllers\.(size|keys|entries|forEach)/.test(source);
+    fits.set(proto, known);
+  }
+  return known;
 }
 
 /** A `tools/call` with nothing the SDK lifts out of it, and no task. */
