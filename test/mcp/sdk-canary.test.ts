@@ -28,6 +28,7 @@ describe('SDK upgrade canary', () => {
       'tools-call-wrapper',
       'plain-result-copy',
       'stdio-tools-call',
+      'modern-plain-entry',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

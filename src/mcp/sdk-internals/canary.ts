@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
+import { modernPlainEntryMismatch } from './modern-plain-entry.js';
 import { nativeSessionPostMismatch } from './native-session-post.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
@@ -168,6 +169,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._onrequest steps (_shouldDropInbound, _requestHandlers, _requestHandlerAbortControllers, codec era/checkInboundEnvelope/encodeResult/encodeErrorCode, _outboundServerInfo, _onerror), Server.buildContext, _resolveOutboundCodec, _notificationViaCodec, _requestWithSchema',
       stdioToolsCallApplies(canaryServer),
       "Protocol's request dispatch changed: stdio tools/call requests take the SDK's _onrequest (an AbortController and context closures per call)",
+    ),
+    report(
+      'modern-plain-entry',
+      'createMcpHandler handle/serveModern, Server (writeClientIdentity, installDiscoverHandler) and Protocol (writeNegotiatedProtocolVersion) (source fingerprints), _supportedProtocolVersions',
+      modernPlainEntryMismatch() === undefined,
+      `${modernPlainEntryMismatch() ?? ''}: plain 2026-07-28 tools/call requests go through the SDK handler's entry`,
     ),
     report(
       'upstream-client',
