@@ -174,7 +174,12 @@ describe('RequestPipeline', () => {
       if (file.startsWith('mcp/pipeline/')) return false;
       const text = readFileSync(join(root, file), 'utf8');
       // An upstream's SDK *client* answers the requests its server sends (composition/call-relay.ts): not a server handler.
-      const serverSide = text.replaceAll('routes.setRequestHandler(', '').replaceAll('client.setRequestHandler(', '');
+      // The SDK's own `server/discover` registration (`installModernOnlyHandlers`, outside any pipeline in the SDK
+      // too), reproduced step for step by sdk-internals/modern-plain-entry.ts: not a toolkit handler.
+      const serverSide = text
+        .replaceAll('routes.setRequestHandler(', '')
+        .replaceAll('client.setRequestHandler(', '')
+        .replaceAll("server.setRequestHandler('server/discover', () => server._ondiscover())", '');
       return /\.setRequestHandler\(/.test(serverSide);
     });
     expect(direct).toEqual([]);

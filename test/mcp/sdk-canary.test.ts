@@ -29,6 +29,7 @@ describe('SDK upgrade canary', () => {
       'plain-result-copy',
       'stdio-tools-call',
       'steady-request-table',
+      'modern-plain-entry',
       'upstream-client',
     ]);
     expect(shortcuts.filter((s) => !s.active)).toEqual([]);

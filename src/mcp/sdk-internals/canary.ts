@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
 import { admitStdioListens } from './listen-admission.js';
+import { modernPlainEntryMismatch } from './modern-plain-entry.js';
 import { nativeSessionPostMismatch } from './native-session-post.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
@@ -177,6 +178,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._requestHandlerAbortControllers used by id (get/set/delete) and, on close, every value aborted (class source)',
       steadyTableFits(canaryServer),
       "the SDK uses its request table otherwise: stdio views add no hidden entry (Node 20 rebuilds the table's hash each time it empties)",
+    ),
+    report(
+      'modern-plain-entry',
+      'createMcpHandler handle/serveModern, Server (writeClientIdentity, installDiscoverHandler) and Protocol (writeNegotiatedProtocolVersion) (source fingerprints), _supportedProtocolVersions',
+      modernPlainEntryMismatch() === undefined,
+      `${modernPlainEntryMismatch() ?? ''}: plain 2026-07-28 tools/call requests go through the SDK handler's entry`,
     ),
     report(
       'upstream-client',

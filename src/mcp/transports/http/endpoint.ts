@@ -150,7 +150,7 @@ export class HttpEndpoint {
     const logError = (error: unknown) => logger.error({ err: error }, 'MCP HTTP request failed');
     const bridge = createWebBridge(logError);
     this.#modern = createModernHandler(this.#host, options, true);
-    const modern = this.#modern.handler;
+    const { handler: modern, plain } = this.#modern;
     const legacy = options.stateless
       ? createStatelessLeg(
           () => this.#host.createStatelessLegacyServer(),
@@ -190,7 +190,7 @@ export class HttpEndpoint {
       ...(rs ? [scopeGate(rs, () => this.resource(), this.#host.requiredScopes)] : []),
       eraRouter(
         legacy,
-        createModernLeg(modern, bridge, (tool, auth) => this.#host.inputSchema(tool, auth)),
+        createModernLeg(modern, bridge, (tool, auth) => this.#host.inputSchema(tool, auth), plain),
         logError,
       ),
     );

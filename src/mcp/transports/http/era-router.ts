@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Request as ExpressRequest, RequestHandler } from 'express';
 import { markStreamable } from '../../sdk-internals/quiet-call-keepalive.js';
+import { plainCallHeaders, type ModernPlainEntry } from '../../sdk-internals/modern-plain-entry.js';
 import { acceptRefusal, acceptsEventStream } from './accept.js';
 import type { AuthedRequest } from './guards.js';
 import type { LegHandler } from './legacy-leg.js';
@@ -84,12 +85,14 @@ export function isLegacyHttpRequest(
  * The 2026-07-28 leg: the SDK's per-request handler, given the parsed body and the auth info.
  * A `tools/call` whose `Mcp-Param-*` headers disagree with its arguments (the tool's
  * `x-mcp-header` properties; `inputSchema` gives the listed input schema of a tool this caller
- * may call, else undefined) is refused first: HTTP 400, JSON-RPC -32020.
+ * may call, else undefined) is refused first: HTTP 400, JSON-RPC -32020. With `plain`, a plain
+ * `tools/call` (`plainCallHeaders`) is served past the SDK handler's entry (`modern-plain-entry.ts`).
  */
 export function createModernLeg(
   handler: McpHttpHandler,
   bridge: WebBridge,
   inputSchema: (tool: string, auth: AuthInfo | undefined) => unknown = () => undefined,
+  plain?: ModernPlainEntry,
 ): LegHandler {
   return async (req, res, body) => {
     const joined = (name: string) => {
@@ -99,9 +102,11 @@ export function createModernLeg(
     const refusal = toolCallHeaderRefusal(body, joined, (tool) => inputSchema(tool, req.auth));
     if (refusal) return sendHeaderMismatch(res, body, refusal);
     const streamable = acceptsEventStream(req as unknown as ExpressRequest);
+    const headers = plain && plainCallHeaders(req.rawHeaders, body);
     return bridge(req, res, (request) => {
       if (streamable) markStreamable(request); // a quiet call may switch to SSE (keepalives)
-      return handler.fetch(request, { authInfo: req.auth, parsedBody: body });
+      const served = headers && plain.serve(request, body, headers, req.auth);
+      return served ?? handler.fetch(request, { authInfo: req.auth, parsedBody: body });
     });
   };
 }

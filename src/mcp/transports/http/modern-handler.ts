@@ -3,6 +3,7 @@ import { answerCachedListsAsJson, checkCachedJsonResponse } from '../../sdk-inte
 import { checkQuietCallKeepalive, keepQuietCallsAlive } from '../../sdk-internals/quiet-call-keepalive.js';
 import type { TransportHost } from '../../server/transport-host.js';
 import { listenWithReadAccess } from '../../sdk-internals/listen-admission.js';
+import { createModernPlainEntry, type ModernPlainEntry } from '../../sdk-internals/modern-plain-entry.js';
 
 /** Limits of the 2026-07-28 handler (the endpoint's resolved options). */
 export interface ModernHandlerSettings {
@@ -14,6 +15,8 @@ export interface ModernHandlerSettings {
 /** The SDK's 2026-07-28 handler of a server, joined to its change fan-out. */
 export interface ModernHandler {
   readonly handler: McpHttpHandler;
+  /** With the Node bridge: plain 2026-07-28 `tools/call`s served past the handler's entry (same views, same transport). */
+  readonly plain?: ModernPlainEntry;
   /** Leaves the fan-out and closes the handler's `subscriptions/listen` streams. */
   close(): Promise<void>;
 }
@@ -41,17 +44,17 @@ export function createModernHandler(
   checkCachedJsonResponse((reason) =>
     logger.warn({ reason }, 'SDK internals changed: 2026-07-28 tools/list answers are serialized per request'),
   );
-  const sdkHandler = createMcpHandler(
-    () =>
-      keepQuietCallsAlive(answerCachedListsAsJson(host.createRequestScopedServer(), nodeBridge), settings.keepAliveMs),
-    {
-      legacy: 'reject',
-      onerror: (error) => logger.debug({ err: error }, 'MCP modern-era request rejected'),
-      keepAliveMs: settings.keepAliveMs,
-      maxRequestBodySize: settings.maxRequestBodyBytes,
-      maxSubscriptions: settings.maxListenStreams,
-    },
-  );
+  const factory = () =>
+    keepQuietCallsAlive(answerCachedListsAsJson(host.createRequestScopedServer(), nodeBridge), settings.keepAliveMs);
+  const onerror = (error: Error) => logger.debug({ err: error }, 'MCP modern-era request rejected');
+  const sdkHandler = createMcpHandler(factory, {
+    legacy: 'reject',
+    onerror,
+    keepAliveMs: settings.keepAliveMs,
+    maxRequestBodySize: settings.maxRequestBodyBytes,
+    maxSubscriptions: settings.maxListenStreams,
+  });
+  const plain = nodeBridge ? createModernPlainEntry(factory, settings.keepAliveMs, onerror) : undefined;
   const handler: McpHttpHandler = {
     ...sdkHandler,
     fetch: listenWithReadAccess(sdkHandler.fetch, (uri, auth) => host.mayRead(uri, auth), host.interest),
@@ -59,9 +62,10 @@ export function createModernHandler(
   const removeSink = host.addSink(handler.notify);
   return {
     handler,
+    ...(plain && { plain }),
     close: async () => {
       removeSink();
-      await handler.close();
+      await Promise.all([plain?.close(), handler.close()]);
     },
   };
 }
