@@ -199,6 +199,8 @@ describe('the plain 2026-07-28 tools/call entry', () => {
   ];
 
   const taken = new Map<string, boolean>();
+  // How many keepalives a slow answer gets depends on timers on a loaded machine: a run of them counts as one.
+  const keepaliveOnce = (exchanged: string) => exchanged.replace(/(d\r\n: keepalive\n\n\r\n)+/g, '$1');
 
   it.each(cases)('answers %s with the bytes the SDK gives', async (_label, make) => {
     const { body, head } = make();
@@ -210,11 +212,12 @@ describe('the plain 2026-07-28 tools/call entry', () => {
     setModernPlainEntry(true);
     const served = modernPlainEntryProbe.served;
     const ours = await exchange(port, head, body);
-    expect(ours).toBe(sdk);
     taken.set(_label, modernPlainEntryProbe.served > served);
+    expect(keepaliveOnce(ours)).toBe(keepaliveOnce(sdk));
     expect(seen).toEqual(sdkSeen);
     expect(sdk).toMatch(/^HTTP\/1\.1 \d{3}/);
     if (_label === 'a plain call') expect(sdk).toContain('"text":"hi \\"');
+    if (_label === 'a quiet call (keepalives, SSE)') expect(ours).toContain(': keepalive\n\n');
   });
 
   it('took the plain requests and left the rest to the SDK', () => {

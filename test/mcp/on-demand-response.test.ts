@@ -1,7 +1,7 @@
 // OnDemandResponse (sdk-internals/on-demand-response.ts): a plain JSON answer whose body is made on first read, the
 // same bytes through every body member.
 import { describe, expect, it } from 'vitest';
-import { OnDemandResponse } from '../../src/mcp/sdk-internals/on-demand-response.js';
+import { onDemandResponse } from '../../src/mcp/sdk-internals/on-demand-response.js';
 
 const init = { status: 200, headers: { 'Content-Type': 'application/json' } };
 const text = '{"jsonrpc":"2.0","id":1,"result":{"a":"ü"}}';
@@ -9,14 +9,14 @@ const text = '{"jsonrpc":"2.0","id":1,"result":{"a":"ü"}}';
 /** A response over `text`'s bytes, counting how often its bytes were made. */
 function made() {
   const counter = { calls: 0 };
-  const response = new OnDemandResponse(() => {
+  const response = onDemandResponse(() => {
     counter.calls += 1;
     return new TextEncoder().encode(text);
   }, init);
   return { response, counter };
 }
 
-describe('OnDemandResponse', () => {
+describe('onDemandResponse', () => {
   it('has the status and headers of a plain response, and makes no body until read', () => {
     const { response, counter } = made();
     expect(response).toBeInstanceOf(Response);

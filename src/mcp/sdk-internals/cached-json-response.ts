@@ -6,7 +6,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { isPlainResultResponse } from '../wire/json-rpc-shape.js';
-import { OnDemandResponse } from './on-demand-response.js';
+import { onDemandResponse } from './on-demand-response.js';
 import { serializedAroundTools, type SerializedAroundTools } from '../wire/serialized-once.js';
 
 /** The parts of the SDK's per-request transport (2.4, private) this module reads and sets. */
@@ -62,14 +62,14 @@ const partsOf = new WeakMap<Response, SerializedAroundTools>();
 
 /**
  * The SDK's plain JSON answer (`Response.json(message)`, status 200), from the three parts. With
- * `bodyOnDemand` the body is made when something reads it (an {@link OnDemandResponse}: no web
+ * `bodyOnDemand` the body is made when something reads it (an {@link onDemandResponse}: no web
  * stream is built otherwise), and the parts are kept for {@link cachedListParts}: a Node
  * bridge that writes them itself then never builds the ~200 KB body (nor undici its copy of it).
  */
 function jsonResponse(parts: SerializedAroundTools, bodyOnDemand: boolean): Response {
   const init = { status: 200, headers: { 'Content-Type': 'application/json' } };
   if (!bodyOnDemand) return new Response(bodyBytes(parts), init);
-  const response = new OnDemandResponse(() => bodyBytes(parts), init);
+  const response = onDemandResponse(() => bodyBytes(parts), init);
   partsOf.set(response, parts);
   return response;
 }
