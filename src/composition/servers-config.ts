@@ -73,7 +73,14 @@ export function parseServersConfig(text: string, source: string): UpstreamConfig
     if (type !== undefined && (type === 'stdio') === http)
       fail(key, `"${key}": type "${String(type)}" does not match its fields`);
     const allowed = http ? HTTP_KEYS : STDIO_KEYS;
+    const other = http ? STDIO_KEYS : HTTP_KEYS;
     const unknown = Object.keys(entry).filter((field) => !allowed.has(field) && !IGNORED_KEYS.has(field));
+    // A key of the other transport ("args" beside "url") is known, just misplaced: say so.
+    const misplaced = unknown.filter((field) => other.has(field));
+    if (misplaced.length > 0) {
+      const kind = http ? 'an HTTP server ("url")' : 'a stdio server ("command")';
+      fail(key, `"${key}": ${misplaced.join(', ')} ${misplaced.length > 1 ? 'do' : 'does'} not apply to ${kind}`);
+    }
     if (unknown.length > 0) fail(key, `"${key}": unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
     const name = upstreamNameOf(key);
     if (names.has(name)) fail(key, `"${key}" and "${names.get(name)}" both become the upstream name "${name}"`);

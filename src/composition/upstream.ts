@@ -10,7 +10,13 @@ import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { CatalogMirror, type CatalogForwarder } from './upstream-catalog.js';
 import { loadClient, type ClientModule } from './client-loader.js';
 import { handshake, openUpstreamAttempt } from './upstream-attempt.js';
-import { describeUpstream, retryDelayMs, secretRedactor, type ResolvedUpstreamConfig } from './upstream-config.js';
+import {
+  describeUpstream,
+  redactValue,
+  retryDelayMs,
+  secretRedactor,
+  type ResolvedUpstreamConfig,
+} from './upstream-config.js';
 import { translateUpstreamError } from './upstream-errors.js';
 import { upstreamToolEntries } from './upstream-tool.js';
 import { ToolMirror } from './tool-mirror.js';
@@ -173,7 +179,22 @@ export class Upstream implements CatalogForwarder {
     const call = { upstream, name, args, timeoutMs, meta: this.#logMeta(), plain };
     return this.#relayed(context, () =>
       this.#forward(name, context, (client) => forwardToolCall(client, this.#progress, call, context), false),
-    );
+    ).then((result) => (result.isError === true ? this.#redactedError(result) : result));
+  }
+
+  /**
+   * A failed call's result, with the config's secrets blanked: SDK servers turn a thrown error into
+   * an `isError` result, so an upstream quoting its own credential in an error would reach the caller.
+   */
+  #redactedError(result: CallToolResult): CallToolResult {
+    const { content, structuredContent } = result;
+    return {
+      ...result,
+      content: redactValue(content, this.#redact) as CallToolResult['content'],
+      ...(structuredContent !== undefined && {
+        structuredContent: redactValue(structuredContent, this.#redact) as CallToolResult['structuredContent'],
+      }),
+    };
   }
 
   /** Forwards `prompts/get` (see `CatalogForwarder`), relaying as `callTool` does. */

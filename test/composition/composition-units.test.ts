@@ -46,6 +46,16 @@ describe('parseServersConfig (the mcpServers format)', () => {
     ['not JSON', '{', /not JSON/],
     ['no mcpServers', '{}', /expected \{ "mcpServers"/],
     ['a typo', JSON.stringify({ mcpServers: { a: { command: 'x', arg: [] } } }), /"a": unknown key arg/],
+    [
+      'a stdio key beside a url',
+      JSON.stringify({ mcpServers: { a: { url: 'http://x/mcp', args: ['x'] } } }),
+      /"a": args does not apply to an HTTP server \("url"\)/,
+    ],
+    [
+      'headers beside a command',
+      JSON.stringify({ mcpServers: { a: { command: 'x', headers: {}, url2: 1 } } }),
+      /"a": headers does not apply to a stdio server \("command"\)/,
+    ],
     ['sse', JSON.stringify({ mcpServers: { a: { type: 'sse', url: 'http://x/sse' } } }), /HTTP\+SSE/],
     ['a clash', JSON.stringify({ mcpServers: { 'a b': { command: 'x' }, a_b: { command: 'y' } } }), /both become/],
     [

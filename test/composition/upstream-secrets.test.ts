@@ -158,6 +158,14 @@ describe('gateway: upstream credentials are never echoed', () => {
     }
   });
 
+  it("an isError result of a forwarded call has the upstream's quote of its secret blanked", async () => {
+    const result = await client.callTool('quoting_failed');
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: 'text', text: 'auth failed with token [redacted]' }]);
+    expect(result.structuredContent).toEqual({ why: 'auth failed with token [redacted]' });
+    expectClean(JSON.stringify(result), 'the isError result');
+  });
+
   it('no log line carries a secret, though the upstreams echoed them', async () => {
     const all = logLines.join('\n');
     expect(all).toContain('upstream stderr'); // the leaky child's line was logged...
