@@ -6,7 +6,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/server';
 import { invalidParamsMessage } from './invalid-params.js';
-import { wellFormed } from './well-formed.js';
+import { isWellFormedText, wellFormed } from './well-formed.js';
 import { isPlainObject } from './plain-object.js';
 
 /** A JSON-RPC error response the transport sends for a message it could not accept. */
@@ -16,9 +16,6 @@ export interface RefusalResponse {
   error: { code: number; message: string };
 }
 
-/** ES2024 `isWellFormed` (Node >= 20), not in the compiler's ES2023 lib. */
-type Es2024String = string & { isWellFormed(): boolean };
-
 /**
  * A JSON-RPC id MCP accepts: a string or an integer (MCP "Base protocol": ids are never fractional).
  * A string must be well-formed Unicode: answers echo the id, and everything sent is made well-formed
@@ -26,9 +23,7 @@ type Es2024String = string & { isWellFormed(): boolean };
  * then never got its answer). The same holds for a progress token.
  */
 export function isValidRequestId(value: unknown): value is string | number {
-  return typeof value === 'string'
-    ? (value as Es2024String).isWellFormed()
-    : typeof value === 'number' && Number.isSafeInteger(value);
+  return typeof value === 'string' ? isWellFormedText(value) : typeof value === 'number' && Number.isSafeInteger(value);
 }
 
 /** A string id or progress token with a lone surrogate (valid to the SDK's schema, refused here). */

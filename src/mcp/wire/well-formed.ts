@@ -40,9 +40,13 @@ export function wellFormedLine<T>(message: T, serialize: (message: T) => string)
 /** ES2024 string methods (Node >= 20), not in the compiler's ES2023 lib. */
 type Es2024String = string & { isWellFormed(): boolean; toWellFormed(): string };
 
+/** Whether `text` has no lone surrogate (ES2024 `isWellFormed`). */
+export function isWellFormedText(text: string): boolean {
+  return (text as Es2024String).isWellFormed();
+}
+
 function fixString(text: string): string {
-  const checked = text as Es2024String;
-  return checked.isWellFormed() ? text : checked.toWellFormed();
+  return isWellFormedText(text) ? text : (text as Es2024String).toWellFormed();
 }
 
 /** `value` with every lone surrogate replaced by U+FFFD; `value` itself when it had none. */
