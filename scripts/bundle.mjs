@@ -50,9 +50,15 @@ await build({
 });
 const inFetchGraph = (id) => fetchGraph.has(id) && !/[\\/]src[\\/]public[\\/]/.test(id);
 
-/** What `import 'mcp-toolkit'` reaches statically: the only code the root entry should load. */
+/**
+ * What `import 'mcp-toolkit'` reaches statically: the only code the root entry should load. Modules the root
+ * reaches only through `import()` (the HTTP endpoint, loaded when an HTTP server listens) are left out, so they
+ * land in chunks of their own that load on first use.
+ */
 const ROOT_ENTRY = 'src/index.ts';
-const rootGraph = new Set();
+const staticImports = new Map();
+const dynamicImports = new Set();
+let rootId;
 await build({
   cwd: root,
   input: ROOT_ENTRY,
@@ -60,9 +66,30 @@ await build({
   external,
   logLevel: 'silent',
   write: false,
-  plugins: [{ name: 'root-graph', moduleParsed: (info) => void rootGraph.add(info.id) }],
+  plugins: [
+    {
+      name: 'root-graph',
+      moduleParsed: (info) => {
+        if (info.isEntry) rootId = info.id;
+        staticImports.set(info.id, info.importedIds);
+        for (const id of info.dynamicallyImportedIds) if (/[\\/]src[\\/]/.test(id)) dynamicImports.add(id);
+      },
+    },
+  ],
 });
+const rootGraph = new Set([rootId]);
+for (const id of rootGraph) for (const next of staticImports.get(id) ?? []) rootGraph.add(next);
 const inRootGraph = (id) => rootGraph.has(id);
+/** Each module the root graph loads with `import()` starts a chunk of what it reaches statically beyond the root graph. */
+const lazyGroups = [...dynamicImports]
+  .filter((id) => !rootGraph.has(id))
+  .map((id) => {
+    const graph = new Set([id]);
+    for (const each of graph)
+      for (const next of staticImports.get(each) ?? []) if (!rootGraph.has(next)) graph.add(next);
+    const name = id.replace(/.*[\\/]/, '').replace(/\.ts$/, '');
+    return { name, test: (module) => graph.has(module) && !inFetchGraph(module), priority: 2 };
+  });
 const isShared = (id) =>
   /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/.test(
     id,
@@ -88,14 +115,15 @@ const isShared = (id) =>
  */
 const BASE = /[\\/]src[\\/](errors|lazy-module|bytes)\.ts$/;
 const CHUNK_GROUPS = [
-  { name: 'base', test: BASE, priority: 4 },
+  { name: 'base', test: BASE, priority: 5 },
   {
     name: 'convert',
     test: /[\\/]src[\\/]converters[\\/](?!pool[\\/]conversion-worker)/,
-    priority: 3,
+    priority: 4,
   },
-  { name: 'web', test: (id) => inFetchGraph(id) && inRootGraph(id), priority: 2 },
-  { name: 'fetch', test: inFetchGraph, priority: 2 },
+  { name: 'web', test: (id) => inFetchGraph(id) && inRootGraph(id), priority: 3 },
+  { name: 'fetch', test: inFetchGraph, priority: 3 },
+  ...lazyGroups,
   { name: 'toolkit', test: (id) => isShared(id) && inRootGraph(id), priority: 1 },
   { name: 'extras', test: isShared, priority: 1 },
 ];

@@ -87,6 +87,45 @@ describe('what a one-tool stdio server loads (package root import)', () => {
     expect(loaded.filter((line) => line.includes('/node_modules/jose/'))).toEqual([]);
   });
 
+  // #30 (W0): the HTTP endpoint (routing, sessions, both eras' legs, authorization) is a chunk of its own,
+  // loaded when an HTTP server first listens; the root import and a stdio server never compile it.
+  it('loads none of the HTTP endpoint code (its own chunk, loaded by listen())', () => {
+    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const chunks = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('LOADED ') && line.includes('/dist/chunks/'));
+    expect(chunks.length).toBeGreaterThan(0); // the hook saw the toolkit's own chunks
+    expect(chunks.filter((line) => /\/chunks\/endpoint-/.test(line))).toEqual([]);
+  });
+
+  it('loads the HTTP endpoint when an HttpMcpServer starts, not when it is made', () => {
+    const script = `
+      import { writeSync } from 'node:fs';
+      const { HttpMcpServer } = await import('./dist/index.js');
+      const server = new HttpMcpServer({ name: 'lazy', version: '1.0.0' }, { port: 0 });
+      writeSync(2, 'MADE\\n');
+      await server.start();
+      writeSync(2, 'STARTED ' + server.address.port + '\\n');
+      await server.stop();`;
+    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n');
+    const made = lines.indexOf('MADE');
+    const endpoint = lines.findIndex((line) => line.startsWith('LOADED ') && /\/dist\/chunks\/endpoint-/.test(line));
+    expect(made).toBeGreaterThan(0);
+    expect(endpoint, run.stderr).toBeGreaterThan(made);
+    expect(lines.some((line) => /^STARTED \d+$/.test(line))).toBe(true);
+  });
+
   // #30 (W0 CLI, W8): a Markdown document is text by its name and its bytes; only a PDF signature would
   // override that, so file-type (~30 modules) has nothing to decide and is not loaded to read it. Nor is the
   // MIME database (mime-types, CommonJS: listed by a preload that wraps Module._load): `md` is a common type.

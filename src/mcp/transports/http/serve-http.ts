@@ -4,7 +4,7 @@ import { lazyRequire } from '../../../lazy-module.js';
 import { serverLifecycleOf, type ServableServer } from '../../server/server-lifecycle.js';
 import { transportHostOf } from '../../server/transport-host.js';
 import { viewFactoryOf } from '../../server/view-factory.js';
-import { HttpEndpoint, type HttpServerAddress } from './endpoint.js';
+import type { HttpEndpoint, HttpServerAddress } from './endpoint.js';
 import { assertKnownOptions } from '../../../known-options.js';
 import {
   HTTP_SERVE_OPTION_KEYS,
@@ -103,32 +103,44 @@ export function createHttpServing(
     else
       server.events.safeEmit('sessionClosed', { sessionId: event.sessionId, transport: 'http', reason: event.reason });
   };
-  const endpoint = new HttpEndpoint(
-    { ...host, createSessionView: (authInfo) => createView({ era: 'legacy', authInfo }), onSessionEvent: sessionEvent },
-    app,
-    resolved,
-    options,
-  );
-  lifecycle.onClose(() => endpoint.close());
+  // The endpoint (routing, sessions, both eras' legs, authorization) loads when the server first listens:
+  // a process that only imports the package root, or serves stdio, never compiles it (bench W0).
+  let endpoint: HttpEndpoint | undefined;
+  const makeEndpoint = async (): Promise<HttpEndpoint> => {
+    const { HttpEndpoint } = await import('./endpoint.js');
+    return (endpoint ??= new HttpEndpoint(
+      {
+        ...host,
+        createSessionView: (authInfo) => createView({ era: 'legacy', authInfo }),
+        onSessionEvent: sessionEvent,
+      },
+      app,
+      resolved,
+      options,
+    ));
+  };
+  lifecycle.onClose(() => endpoint?.close() ?? Promise.resolve());
   return {
     app,
     async listen() {
       const address = await lifecycle.start(label, async () => {
-        const bound = await endpoint.listen();
-        // stop() ran while binding: its close found nothing listening yet.
-        if (lifecycle.state !== 'starting') await endpoint.close();
+        const made = await makeEndpoint();
+        const bound = await made.listen();
+        // stop() ran while loading or binding: its close found nothing listening yet.
+        if (lifecycle.state !== 'starting') await made.close();
         return bound;
       });
       host.logger.info({ url: address.url }, 'MCP HTTP server listening');
       return address;
     },
     get address() {
-      return endpoint.address;
+      return endpoint?.address;
     },
     get sessionCount() {
-      return endpoint.sessions.size;
+      return endpoint?.sessions.size ?? 0;
     },
     listSessions() {
+      if (!endpoint) return [];
       const sessions = endpoint.sessions;
       return sessions.list().map((info) => {
         const client = sessions.get(info.id)?.session.view.getClientVersion();
@@ -136,10 +148,10 @@ export function createHttpServing(
         return { ...info, era: 'legacy' as const, ...(clientInfo && { clientInfo }) };
       });
     },
-    closeSession: (sessionId) => endpoint.sessions.remove(sessionId, 'closed'),
+    closeSession: (sessionId) => endpoint?.sessions.remove(sessionId, 'closed') ?? false,
     async verifyAdminToken(request) {
-      const rs = endpoint.resourceServer;
-      if (!rs || !endpoint.address) return false;
+      const rs = endpoint?.resourceServer;
+      if (!rs || !endpoint?.address) return false;
       try {
         const bearer = { authorization: request.headers.authorization, url: request.url };
         await rs.authenticate(bearer, endpoint.resource(), [rs.options.adminScope]);
