@@ -39,6 +39,8 @@ input['converters/conversion-worker'] = 'src/converters/pool/conversion-worker.t
  */
 const FETCH_ENTRY = 'src/public/fetch.ts';
 const fetchGraph = new Set();
+const fetchImports = new Map();
+let fetchId;
 await build({
   cwd: root,
   input: FETCH_ENTRY,
@@ -46,9 +48,21 @@ await build({
   external,
   logLevel: 'silent',
   write: false,
-  plugins: [{ name: 'fetch-graph', moduleParsed: (info) => void fetchGraph.add(info.id) }],
+  plugins: [
+    {
+      name: 'fetch-graph',
+      moduleParsed: (info) => {
+        if (info.isEntry) fetchId = info.id;
+        fetchGraph.add(info.id);
+        fetchImports.set(info.id, info.importedIds);
+      },
+    },
+  ],
 });
 const inFetchGraph = (id) => fetchGraph.has(id) && !/[\\/]src[\\/]public[\\/]/.test(id);
+/** What the fetch entry loads statically (what it reaches only through `import()` may go in a lazy chunk). */
+const fetchStatic = new Set([fetchId]);
+for (const id of fetchStatic) for (const next of fetchImports.get(id) ?? []) fetchStatic.add(next);
 
 /**
  * What `import 'mcp-toolkit'` reaches statically: the only code the root entry should load. Modules the root
@@ -80,16 +94,20 @@ await build({
 const rootGraph = new Set([rootId]);
 for (const id of rootGraph) for (const next of staticImports.get(id) ?? []) rootGraph.add(next);
 const inRootGraph = (id) => rootGraph.has(id);
-/** Each module the root graph loads with `import()` starts a chunk of what it reaches statically beyond the root graph. */
-const lazyGroups = [...dynamicImports]
-  .filter((id) => !rootGraph.has(id))
-  .map((id) => {
-    const graph = new Set([id]);
-    for (const each of graph)
-      for (const next of staticImports.get(each) ?? []) if (!rootGraph.has(next)) graph.add(next);
-    const name = id.replace(/.*[\\/]/, '').replace(/\.ts$/, '');
-    return { name, test: (module) => graph.has(module) && !inFetchGraph(module), priority: 2 };
-  });
+/**
+ * Each module the root graph loads with `import()` is an entry of its own (`dist/lazy/<name>.js`) holding what
+ * it reaches statically beyond the root graph. An entry's namespace is the module itself, where a module inside
+ * a shared chunk would need rolldown's runtime helper, whose chunk imports `node:module`: `mcp-toolkit/fetch`
+ * must never load that, and it reaches the upstream's connection code this way.
+ */
+const lazyGraph = new Set();
+for (const id of dynamicImports) {
+  if (rootGraph.has(id)) continue;
+  input[`lazy/${id.replace(/.*[\\/]/, '').replace(/\.ts$/, '')}`] = id;
+  const graph = new Set([id]);
+  for (const each of graph) for (const next of staticImports.get(each) ?? []) if (!rootGraph.has(next)) graph.add(next);
+  for (const each of graph) lazyGraph.add(each);
+}
 const isShared = (id) =>
   /[\\/]src[\\/](?!cli[\\/]|testing[\\/]|public[\\/]|openapi[\\/]|middleware[\\/]|converters[\\/]pool[\\/]conversion-worker)/.test(
     id,
@@ -122,10 +140,9 @@ const CHUNK_GROUPS = [
     priority: 4,
   },
   { name: 'web', test: (id) => inFetchGraph(id) && inRootGraph(id), priority: 3 },
-  { name: 'fetch', test: inFetchGraph, priority: 3 },
-  ...lazyGroups,
+  { name: 'fetch', test: (id) => inFetchGraph(id) && fetchStatic.has(id), priority: 3 },
   { name: 'toolkit', test: (id) => isShared(id) && inRootGraph(id), priority: 1 },
-  { name: 'extras', test: isShared, priority: 1 },
+  { name: 'extras', test: (id) => isShared(id) && !lazyGraph.has(id), priority: 1 },
 ];
 
 rmSync(`${root}/dist/chunks`, { recursive: true, force: true });
@@ -134,6 +151,10 @@ await build({
   input,
   platform: 'node',
   external,
+  // Node's built-ins have no side effects to keep: an unused one is dropped rather than left as a bare
+  // `import 'node:module'` (rolldown's runtime chunk kept one, which workerd cannot load through the lazy
+  // chunks `mcp-toolkit/fetch` reaches, such as the upstream's connection code).
+  treeshake: { moduleSideEffects: (id, isExternal) => !(isExternal && builtins.has(id)) },
   logLevel: 'warn',
   output: {
     dir: 'dist',

@@ -7,7 +7,8 @@ import type { ResourceInterest } from '../resources/resource-interest.js';
 import { assertNamespace } from './namespace.js';
 import { mountSource, type MountHandle, type MountOptions, type MountSource } from './mount.js';
 import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
-import { Upstream, type UpstreamStatus } from './upstream.js';
+import type { UpstreamStatus } from './upstream.js';
+import { DeferredUpstream } from './deferred-upstream.js';
 import type { WhenConnectedOptions } from './connect-waiters.js';
 
 /** An upstream added with `addUpstream()`: its state, and a way to wait for it or end it. */
@@ -71,7 +72,7 @@ const serverName = (server: object) =>
  * (in process). Each is one package of the registry, named after it; names and namespaces are unique.
  */
 export class Composition {
-  readonly #upstreams = new Map<string, Upstream>();
+  readonly #upstreams = new Map<string, DeferredUpstream>();
   readonly #mounts = new Map<string, MountHandle>();
   readonly #namespaces = new Set<string>();
   readonly #statusListeners = new Set<(status: UpstreamStatus) => void>();
@@ -88,7 +89,7 @@ export class Composition {
       throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}" is already added: names are unique.`);
     }
     this.#claim(namespace, `Upstream "${name}"`);
-    const upstream = new Upstream(resolved, {
+    const upstream = new DeferredUpstream(resolved, {
       ...this.deps,
       onStatus: (status) => {
         for (const listener of [...this.#statusListeners]) listener(status);

@@ -102,6 +102,10 @@ export class Upstream implements CatalogForwarder {
       const serves = (uri: string) => this.#catalog.serves(uri);
       this.#subscriptions = new UpstreamSubscriptions({ interest, serves, resourceUpdated, logger: this.#log });
     }
+  }
+
+  /** Starts connecting (in the background; retried with backoff until `close()`). Called once, by its owner. */
+  start(): void {
     void this.#attempt();
   }
 

@@ -2,7 +2,7 @@
 // StdioMcpServer must not load the HTTP stack, the logger, the document layer or the cluster client
 // (bench W0 measures the time; this test keeps a stray static import from bringing them back).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,20 +87,20 @@ describe('what a one-tool stdio server loads (package root import)', () => {
     expect(loaded.filter((line) => line.includes('/node_modules/jose/'))).toEqual([]);
   });
 
-  // #30 (W0): the HTTP endpoint (routing, sessions, both eras' legs, authorization) is a chunk of its own,
-  // loaded when an HTTP server first listens; the root import and a stdio server never compile it.
-  it('loads none of the HTTP endpoint code (its own chunk, loaded by listen())', () => {
+  // #30 (W0): code a one-tool stdio server never runs is in entries of its own (dist/lazy/), loaded with import()
+  // on first use: the HTTP endpoint (routing, sessions, both eras' legs, authorization) when an HTTP server first
+  // listens, an upstream's connection code when one is added.
+  it.each(['endpoint', 'upstream'])('loads no %s code (dist/lazy/)', (lazy) => {
     const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
       cwd: ROOT,
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(run.status, run.stderr).toBe(0);
-    const chunks = run.stderr
-      .split('\n')
-      .filter((line) => line.startsWith('LOADED ') && line.includes('/dist/chunks/'));
-    expect(chunks.length).toBeGreaterThan(0); // the hook saw the toolkit's own chunks
-    expect(chunks.filter((line) => /\/chunks\/endpoint-/.test(line))).toEqual([]);
+    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ') && line.includes('/dist/'));
+    expect(loaded.some((line) => line.includes('/dist/chunks/'))).toBe(true); // the hook saw the toolkit's own chunks
+    expect(existsSync(join(ROOT, `dist/lazy/${lazy}.js`))).toBe(true);
+    expect(loaded.filter((line) => line.includes(`/dist/lazy/${lazy}.js`))).toEqual([]);
   });
 
   it('loads the HTTP endpoint when an HttpMcpServer starts, not when it is made', () => {
@@ -120,7 +120,7 @@ describe('what a one-tool stdio server loads (package root import)', () => {
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stderr.split('\n');
     const made = lines.indexOf('MADE');
-    const endpoint = lines.findIndex((line) => line.startsWith('LOADED ') && /\/dist\/chunks\/endpoint-/.test(line));
+    const endpoint = lines.findIndex((line) => line.startsWith('LOADED ') && line.includes('/dist/lazy/endpoint.js'));
     expect(made).toBeGreaterThan(0);
     expect(endpoint, run.stderr).toBeGreaterThan(made);
     expect(lines.some((line) => /^STARTED \d+$/.test(line))).toBe(true);

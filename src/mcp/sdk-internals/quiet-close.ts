@@ -16,11 +16,15 @@ const sdkOnclose = (Server.prototype as unknown as Partial<ClosingProtocol>)._on
  * sent and awaits; `_requestHandlerAbortControllers`: requests it is serving).
  */
 export function checkQuietClose(): boolean {
-  const probe = new Server({ name: 'canary', version: '0' }) as unknown as ClosingProtocol;
+  return fits(new Server({ name: 'canary', version: '0' }) as unknown as ClosingProtocol);
+}
+
+/** {@link checkQuietClose} for one closing connection (two field reads: no probe server at module load). */
+function fits(protocol: ClosingProtocol): boolean {
   return (
     typeof sdkOnclose === 'function' &&
-    probe._responseHandlers instanceof Map &&
-    probe._requestHandlerAbortControllers instanceof Map
+    protocol._responseHandlers instanceof Map &&
+    protocol._requestHandlerAbortControllers instanceof Map
   );
 }
 
@@ -34,12 +38,12 @@ export function checkQuietClose(): boolean {
  * the order of its steps is unchanged and everything from `onclose` on runs with the process's limit.
  * A request still being served (its response just sent, or a client gone mid-call) is aborted with
  * that error as before, as its signal's reason. With a response awaited the SDK's path runs
- * unchanged. Installed only where {@link checkQuietClose} holds.
+ * unchanged, and so it does for a connection whose fields are not what {@link checkQuietClose} expects.
  */
 export function closeQuietly(server: object): void {
   const protocol = server as ClosingProtocol;
-  if (protocol._responseHandlers?.size !== 0) {
-    sdkOnclose!.call(protocol);
+  if (!fits(protocol) || protocol._responseHandlers!.size !== 0) {
+    sdkOnclose?.call(protocol);
     return;
   }
   const onclose = protocol.onclose;

@@ -25,7 +25,7 @@ import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
 import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
-import { checkQuietClose, closeQuietly } from './quiet-close.js';
+import { closeQuietly } from './quiet-close.js';
 import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies, steadyRequestTable } from './stdio-tools-call.js';
 import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
 
@@ -280,11 +280,10 @@ Object.assign(ViewServer.prototype, {
     removeRequestHandlerDeferred(this, method);
   },
 });
-// A view with nothing pending closes without the SDK's unused error's stack trace (`quiet-close.ts`).
-if (checkQuietClose()) {
-  Object.assign(ViewServer.prototype, {
-    _onclose(this: ViewServer) {
-      closeQuietly(this);
-    },
-  });
-}
+// A view with nothing pending closes without the SDK's unused error's stack trace (`quiet-close.ts`, which
+// checks each closing view's fields: probing a server at module load cost ~1 ms of every cold start).
+Object.assign(ViewServer.prototype, {
+  _onclose(this: ViewServer) {
+    closeQuietly(this);
+  },
+});
