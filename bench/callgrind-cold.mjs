@@ -13,15 +13,14 @@ import { tmpdir } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { distUrl } from './lib/dist.mjs';
+import { coldServer } from './lib/cold-server.mjs';
 
 const [system, runs = '1'] = process.argv.slice(2);
 const COLD = ['ours-root', 'raw-v2', 'raw-v1'];
 if (!COLD.includes(system) && system !== 'cli') throw new Error(`usage: <${COLD.join('|')}|cli> [runs]`);
 const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
 const argv =
-  system === 'cli'
-    ? [fileURLToPath(distUrl('cli/main.js')), 'serve', '--stdio', '-q', DOCS]
-    : [fileURLToPath(new URL(`./servers/cold/${system}.mjs`, import.meta.url))];
+  system === 'cli' ? [fileURLToPath(distUrl('cli/main.js')), 'serve', '--stdio', '-q', DOCS] : [coldServer(system)];
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,

@@ -6,20 +6,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { distUrl } from '../lib/dist.mjs';
+import { coldServer } from '../lib/cold-server.mjs';
 import { cpuSeconds } from '../lib/children.mjs';
 import { median, num, ratio, rotate, table } from '../lib/stats.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const cold = (name) => fileURLToPath(new URL(`../servers/cold/${name}.mjs`, import.meta.url));
 const CLI = fileURLToPath(distUrl('cli/main.js'));
 const DOCS = fileURLToPath(new URL('../../docs', import.meta.url));
 
 const SYSTEMS = {
-  'ours (library, root import)': ['node', [cold('ours-root')]],
+  'ours (library, root import)': ['node', [coldServer('ours-root')]],
 
   'ours (CLI serve --stdio docs/)': ['node', [CLI, 'serve', '--stdio', '-q', DOCS]],
-  'raw-v2': ['node', [cold('raw-v2')]],
-  'raw-v1': ['node', [cold('raw-v1')]],
+  'raw-v2': ['node', [coldServer('raw-v2')]],
+  'raw-v1': ['node', [coldServer('raw-v1')]],
 };
 
 const INITIALIZE = {

@@ -1,0 +1,22 @@
+// The W0 servers of bench/servers/cold/. The library server imports this tree's dist/ statically; for another
+// build (MCP_TOOLKIT_DIST=<checkout>/dist, bench/compare.mjs) a copy of it importing that build and that
+// checkout's zod is written to the temp folder and removed when this process exits.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import process from 'node:process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The path of the cold-start server `name` (`ours-root`, `raw-v2`, `raw-v1`) to run with `node`. */
+export function coldServer(name) {
+  const file = fileURLToPath(new URL(`../servers/cold/${name}.mjs`, import.meta.url));
+  if (name !== 'ours-root' || !process.env.MCP_TOOLKIT_DIST) return file;
+  const dist = path.resolve(process.env.MCP_TOOLKIT_DIST);
+  const source = readFileSync(file, 'utf8')
+    .replaceAll('../../../dist/', pathToFileURL(`${dist}/`).href)
+    .replaceAll('../../../node_modules/', pathToFileURL(path.join(dist, '../node_modules/')).href);
+  const copy = path.join(tmpdir(), `w0-ours-root-${process.pid}.mjs`);
+  writeFileSync(copy, source);
+  process.once('exit', () => rmSync(copy, { force: true }));
+  return copy;
+}
