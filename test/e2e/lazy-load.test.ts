@@ -90,7 +90,7 @@ describe('what a one-tool stdio server loads (package root import)', () => {
   // #30 (W0): code a one-tool stdio server never runs is in entries of its own (dist/lazy/), loaded with import()
   // on first use: the HTTP endpoint (routing, sessions, both eras' legs, authorization) when an HTTP server first
   // listens, an upstream's connection code when one is added.
-  it.each(['endpoint', 'upstream'])('loads no %s code (dist/lazy/)', (lazy) => {
+  it.each(['endpoint', 'upstream', 'task-run'])('loads no %s code (dist/lazy/)', (lazy) => {
     const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
       cwd: ROOT,
       encoding: 'utf8',
