@@ -4,12 +4,14 @@
 //
 //   node bench/callgrind-cold.mjs <ours-root|raw-v2|raw-v1|cli> [runs=1]
 //
-// Prints the median instruction count of the runs (each run's count too). Each run is bounded by
+// Prints the median instruction count of the runs (each run's count too), all threads and the main thread
+// alone (V8's concurrent marking and compiling run beside it). Each run is bounded by
 // a 400 s timeout, after which the child is killed by its PID. CALLGRIND_KEEP=1 keeps the output file
 // (for callgrind_annotate --inclusive=yes).
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { basename } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { distUrl } from './lib/dist.mjs';
@@ -32,7 +34,7 @@ async function once() {
   const out = `${tmpdir()}/callgrind-cold-${system}-${process.pid}.out`;
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--dump-instr=no', `--callgrind-out-file=${out}`, 'node', ...argv],
+    ['--tool=callgrind', '--dump-instr=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, 'node', ...argv],
     {
       stdio: ['pipe', 'pipe', 'pipe'],
     },
@@ -52,15 +54,26 @@ async function once() {
   child.stdin.end();
   await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve()));
   clearTimeout(timer);
-  const totals = readFileSync(out, 'utf8').match(/^(?:totals|summary): (\d+)/m);
-  if (process.env.CALLGRIND_KEEP) process.stderr.write(`kept ${out}\n`);
-  else rmSync(out, { force: true });
-  return Number(totals?.[1]);
+  // One file per thread (`<out>-01` is the main thread): V8's concurrent marking and compiling run on
+  // others, in parallel with the main thread on a machine with a core to spare.
+  const files = readdirSync(tmpdir())
+    .filter((name) => name.startsWith(`${basename(out)}-`))
+    .map((name) => `${tmpdir()}/${name}`)
+    .sort();
+  const count = (file) => Number(readFileSync(file, 'utf8').match(/^(?:totals|summary): (\d+)/m)?.[1]);
+  const threads = files.map(count);
+  if (process.env.CALLGRIND_KEEP) process.stderr.write(`kept ${files.join(' ')}\n`);
+  else for (const file of files) rmSync(file, { force: true });
+  return { main: threads[0], all: threads.reduce((sum, n) => sum + n, 0) };
 }
 
-const counts = [];
-for (let i = 0; i < Number(runs); i++) counts.push(await once());
-const sorted = [...counts].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)];
+const runsDone = [];
+for (let i = 0; i < Number(runs); i++) runsDone.push(await once());
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const m = (n) => `${(n / 1e6).toFixed(0)} M`;
-process.stdout.write(`${system}: ${m(median)} instructions (runs: ${counts.map(m).join(', ')})\n`);
+const main = runsDone.map((run) => run.main);
+const all = runsDone.map((run) => run.all);
+process.stdout.write(
+  `${system}: ${m(median(all))} instructions, main thread ${m(median(main))} ` +
+    `(runs: ${all.map(m).join(', ')}; main thread: ${main.map(m).join(', ')})\n`,
+);
