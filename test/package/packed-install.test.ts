@@ -37,6 +37,8 @@ beforeAll(async () => {
   ).version;
   // Valibot without @valibot/to-json-schema, the optional peer that lists its schemas.
   const valibotVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/valibot/package.json'), 'utf8')).version;
+  // The oldest zod the SDK accepts, as an app of its own may have it: the toolkit must share it (one copy).
+  const zodVersion = oldestZodTheSdkAccepts();
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'packed-app', private: true, type: 'module' }));
   await run(
@@ -46,6 +48,7 @@ beforeAll(async () => {
       tarball,
       `@modelcontextprotocol/client@${clientVersion}`,
       `valibot@${valibotVersion}`,
+      `zod@${zodVersion}`,
       '--no-audit',
       '--no-fund',
       '--prefer-offline',
@@ -61,6 +64,17 @@ beforeAll(async () => {
     );
   }
 }, INSTALL_MS + 30_000);
+
+/** The lowest version of the SDK's zod range (`^4.2.0` -> `4.2.0`). */
+function oldestZodTheSdkAccepts(): string {
+  const sdk = JSON.parse(
+    readFileSync(path.join(ROOT, 'node_modules/@modelcontextprotocol/server/package.json'), 'utf8'),
+  );
+  const range = sdk.dependencies.zod as string;
+  const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
+  if (!lowest) throw new Error(`the SDK's zod range is ${range}: teach this test to read it`);
+  return lowest;
+}
 
 function ancestorsOf(folder: string): string[] {
   const parents: string[] = [];
@@ -146,6 +160,41 @@ try {
       'INVALID_TOOL Tool "greet" inputSchema is a Valibot schema: install @valibot/to-json-schema ' +
         '(npm install @valibot/to-json-schema) so it can be listed as JSON Schema.',
     );
+  });
+
+  // #30 (W0): an app that imports zod for its schemas and a toolkit with its own copy load zod twice at start
+  // (about 100 modules): whatever zod the SDK takes, the toolkit takes too.
+  it("shares the app's zod when it is the oldest the SDK accepts: one copy, and its schemas work", async () => {
+    const installed = JSON.parse(readFileSync(path.join(app, 'node_modules/zod/package.json'), 'utf8')).version;
+    expect(installed).toBe(oldestZodTheSdkAccepts());
+    expect(existsSync(path.join(app, 'node_modules/mcp-toolkit/node_modules/zod'))).toBe(false);
+    expect(existsSync(path.join(app, 'node_modules/@modelcontextprotocol/server/node_modules/zod'))).toBe(false);
+    const server = path.join(app, 'zod-server.mjs');
+    writeFileSync(
+      server,
+      `import { z } from 'zod';
+import { StdioMcpServer, defineTool } from 'mcp-toolkit';
+const server = new StdioMcpServer({ name: 'packed-zod', version: '1.0.0' });
+server.registerTool(defineTool({
+  name: 'repeat',
+  description: 'Repeats a text',
+  inputSchema: z.object({ text: z.string(), times: z.number().int().min(1) }),
+  execute: ({ text, times }) => text.repeat(times),
+}));
+await server.start();`,
+    );
+    const client = await connectClient(
+      'v2-modern',
+      new StdioV2({ command: process.execPath, args: [server], cwd: app, stderr: 'pipe' }),
+    );
+    try {
+      expect(await client.toolNames()).toEqual(['repeat']);
+      expect((await client.callTool('repeat', { text: 'ab', times: 2 })).content[0]?.text).toBe('abab');
+      const refused = await client.callTool('repeat', { text: 'ab', times: 0 });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('runs a one-tool stdio server written against the installed package', async () => {
