@@ -9,8 +9,9 @@ import {
   withMethods,
   type ValueRules,
 } from '../option-values.js';
-import { DocumentSearchIndex } from '../documents/search-index.js';
+import type { DocumentSearchIndex } from '../documents/search-index.js';
 import { ToolPackage } from '../registry/tool-package.js';
+import { defaultSearchIndex } from './default-search-index.js';
 import { createListDocumentsTool, DEFAULT_LIST_PAGE_SIZE } from './list-documents-tool.js';
 import { createReadDocumentTool } from './read-document-tool.js';
 import { createSearchDocumentsTool } from './search-documents-tool.js';
@@ -71,7 +72,7 @@ export function createDocumentTools(documents: DocumentStoreView, options: Docum
   const pageSize = Math.floor(options.listPageSize ?? DEFAULT_LIST_PAGE_SIZE);
   const listDocuments = createListDocumentsTool(documents, pageSize);
   const background = options.indexInBackground === true && options.searchIndex === undefined;
-  const searchIndex = options.searchIndex ?? new DocumentSearchIndex(documents, { background });
+  const searchIndex = options.searchIndex ?? defaultSearchIndex(documents, background);
   const searchWaitMs = options.searchWaitMs ?? (background ? DEFAULT_BACKGROUND_SEARCH_WAIT_MS : undefined);
   const searchDocuments = createSearchDocumentsTool(searchIndex, { maxWaitMs: searchWaitMs });
   return new ToolPackage([listDocuments, createReadDocumentTool(documents), searchDocuments], {

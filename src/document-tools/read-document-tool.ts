@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DocumentStoreView } from '../documents/document-store.js';
-import { selectTextRange, type TextRange } from '../documents/text-range.js';
+import type { TextRange } from '../documents/text-range.js';
 import { DocumentNotFoundError, UserError } from '../errors.js';
 import { defineTool, type Tool } from '../registry/tool.js';
 import type { ToolReturn } from '../registry/tool-result.js';
@@ -113,6 +113,7 @@ export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadD
         );
       }
       const cappedAt = length === undefined || length > max ? max : undefined;
+      const { selectTextRange } = await import('../documents/text-range.js'); // loaded by the first ranged read
       const outcome = selectTextRange(item.text, { page, offset, length: Math.min(length ?? max, max) });
       if (!outcome.ok) throw new UserError(`Cannot read that part of "${entry.name}": ${outcome.message}`);
       const { text, ...range } = outcome.range;

@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import {
-  DEFAULT_SEARCH_LIMIT,
-  MAX_SEARCH_LIMIT,
-  type DocumentSearchIndex,
-  type DocumentSearchResults,
-} from '../documents/search-index.js';
+import type { DocumentSearchIndex, DocumentSearchResults } from '../documents/search-index.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../documents/search-limits.js';
 import { UserError } from '../errors.js';
 import { defineTool, type Tool } from '../registry/tool.js';
 
@@ -79,7 +75,7 @@ function formatResults(results: DocumentSearchResults): string {
  * answer covers what is indexed and says how many documents were not searched yet.
  */
 export function createSearchDocumentsTool(
-  index: DocumentSearchIndex,
+  index: Pick<DocumentSearchIndex, 'search'>,
   options: { maxWaitMs?: number } = {},
 ): Tool<SearchDocumentsArgs> {
   return defineTool<SearchDocumentsArgs>({

@@ -8,19 +8,17 @@ import { lazyRequire } from '../lazy-module.js';
 
 // Loaded when the first index is built (the first search), not at import.
 const loadMiniSearch = lazyRequire<typeof MiniSearch>('minisearch');
-import { isTextMimeType } from '../converters/index.js';
+import { isTextMimeType } from '../converters/mime.js';
 import type { DocumentStoreView } from './document-store.js';
 import type { DocumentResource } from './document-types.js';
 import { compactMiniSearch } from './compact-minisearch.js';
 import { makeSnippet } from './snippet.js';
 import { type Chunk, chunkOf, toChunks } from './search-chunks.js';
 import { splitPages } from './text-pages.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-limits.js';
 
 /** Longest query term that gets prefix and typo matching, in characters. */
 const MAX_FUZZY_TERM = 32;
-/** Default and maximum number of results of one search. */
-export const DEFAULT_SEARCH_LIMIT = 10;
-export const MAX_SEARCH_LIMIT = 50;
 
 /** Options of {@link DocumentSearchIndex}. */
 export interface DocumentSearchIndexOptions {
