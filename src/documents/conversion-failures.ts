@@ -4,7 +4,7 @@
  * at once, and is tried again once it changes on disk (size, mtime or inode).
  */
 import type { Stats } from 'node:fs';
-import type { Converter } from '../converters/index.js';
+import type { Converter } from '../converters/converter.js';
 
 /** The file version and read settings a failure belongs to. */
 export interface FailureKey {

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { ConverterRegistry } from '../converters/index.js';
-import { essenceOf, extensionOf, looksLikeText, mimeTypeFromPath } from '../converters/index.js';
+import type { ConverterRegistry } from '../converters/converter-registry.js';
+import { essenceOf, extensionOf, looksLikeText, mimeTypeFromPath } from '../converters/mime.js';
 import type { DocumentResource, StoredDocument } from './document-types.js';
 
 /** Everything {@link makeStoredDocument} needs about one file. */

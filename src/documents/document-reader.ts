@@ -3,12 +3,13 @@
  */
 import fsp from 'node:fs/promises';
 import { constants as fsConstants, type Stats } from 'node:fs';
-import type { Converter, ConverterRegistry } from '../converters/index.js';
-import { detectMimeType, extensionOf } from '../converters/index.js';
+import type { Converter } from '../converters/converter.js';
+import type { ConverterRegistry } from '../converters/converter-registry.js';
+import { detectMimeType, extensionOf } from '../converters/mime.js';
 import type { ConversionPool } from '../converters/pool/conversion-pool.js';
 import { DocumentNotFoundError, DocumentReadError, InvalidPathError } from '../errors.js';
-import type { ContentCache } from './content-cache.js';
-import { type ConversionFailures, failureKey } from './conversion-failures.js';
+import { ContentCache } from './content-cache.js';
+import { ConversionFailures, failureKey } from './conversion-failures.js';
 import type { DocumentReadContents, StoredDocument } from './document-types.js';
 import { isInside, isMissingFileError } from './path-policy.js';
 
@@ -39,6 +40,21 @@ export interface ReadContext {
   failures: ConversionFailures;
   /** Conversions running now, by path and file version: concurrent reads of one file share one conversion. */
   inflight: Map<string, Promise<Content>>;
+}
+
+/** A store's read state as its first read makes it: an empty cache of `cacheMaxBytes`, nothing failed or running. */
+export function createReadContext(
+  converters: ConverterRegistry,
+  pool: ConversionPool,
+  cacheMaxBytes: number,
+): ReadContext {
+  return {
+    converters,
+    pool,
+    cache: new ContentCache(cacheMaxBytes),
+    failures: new ConversionFailures(),
+    inflight: new Map(),
+  };
 }
 
 /** Throws `DocumentNotFoundError` for "file gone" errors, rethrows anything else. */

@@ -5,15 +5,13 @@
 import { checkDocumentStoreOptions, documentConfig } from './document-options.js';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type ConverterRegistry, createDefaultConverters } from '../converters/index.js';
+import { type ConverterRegistry, createDefaultConverters } from '../converters/converter-registry.js';
 import { ConversionPool } from '../converters/pool/conversion-pool.js';
 import { DocumentNotFoundError, InvalidPathError } from '../errors.js';
 import { normalizeUri } from '../resources/uri-normalization.js';
-import { ContentCache } from './content-cache.js';
-import { ConversionFailures } from './conversion-failures.js';
 import type { FileDocumentConfig, FolderDocumentConfig } from './document-config.js';
 import { makeStoredDocument } from './document-entry.js';
-import { readDocument, type ReadContext } from './document-reader.js';
+import type { ReadContext } from './document-reader.js';
 import type {
   DocumentChangeEvent,
   DocumentChangeListener,
@@ -27,7 +25,6 @@ import type {
 import { DocumentWatcher } from './document-watcher.js';
 import { type ExtensionFilter, scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
-import { DEFAULT_MAX_READ_CHARS, parseCharFragment, windowContents } from './read-window.js';
 
 export type {
   DocumentChangeEvent,
@@ -60,6 +57,8 @@ export type DocumentStoreView = Pick<
   | 'onSkip'
 >;
 
+/** Default most characters of text one read returns: 100,000 (about 25,000 tokens). */
+export const DEFAULT_MAX_READ_CHARS = 100_000;
 /** Default per-file read limit: 20 MiB. */
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 20 * 1024 * 1024;
 /** Default budget of the converted-content cache: 64 MiB. */
@@ -148,7 +147,9 @@ export class DocumentStore {
   readonly #skipListeners = new Set<DocumentSkipListener>();
   /** Files left out for their size, by path: each is reported once, until it is admitted or gone. */
   readonly #skipped = new Map<string, SkippedDocument>();
-  readonly #read: ReadContext;
+  readonly #cacheMaxBytes: number;
+  /** Made by the first read, with the read path's module (`read-path.ts`): listing and registering never load it. */
+  #read: ReadContext | undefined;
   readonly #watcher: DocumentWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
   /** Files a rescan just added, by path, with their size and mtime then (see {@link #fileChanged}). */
@@ -170,13 +171,7 @@ export class DocumentStore {
       maxOutputChars: options.maxOutputChars,
       maxInflatedBytes: options.maxInflatedBytes,
     });
-    this.#read = {
-      converters: this.converters,
-      cache: new ContentCache(options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES),
-      pool: this.conversions,
-      failures: new ConversionFailures(),
-      inflight: new Map(),
-    };
+    this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#watcher =
       (options.watch ?? true)
         ? new DocumentWatcher(
@@ -294,6 +289,7 @@ export class DocumentStore {
    * @throws UserError a malformed `#char=` fragment or one starting past the end of the text
    */
   async read(uri: string): Promise<DocumentReadContents> {
+    const { parseCharFragment, windowContents } = await import('./read-path.js');
     parseCharFragment(uri);
     return windowContents(await this.readFull(uri), uri, this.maxReadChars);
   }
@@ -308,6 +304,8 @@ export class DocumentStore {
   async readFull(uri: string, options: { cache?: boolean } = {}): Promise<DocumentReadContents> {
     const doc = this.#lookup(uri);
     if (doc === undefined) throw new DocumentNotFoundError(uri);
+    const { createReadContext, readDocument } = await import('./read-path.js');
+    this.#read ??= createReadContext(this.converters, this.conversions, this.#cacheMaxBytes);
     return readDocument(doc, this.#read, options.cache !== false);
   }
 
@@ -377,8 +375,8 @@ export class DocumentStore {
       }
     }
     this.#skipListeners.clear();
-    this.#read.cache.clear();
-    this.#read.failures.clear();
+    this.#read?.cache.clear();
+    this.#read?.failures.clear();
     await Promise.all([this.#watcher?.close(), this.conversions.close()]);
   }
 
@@ -462,8 +460,8 @@ export class DocumentStore {
 
   /** Drops what is cached or remembered about a file's content. */
   #forget(file: string): void {
-    this.#read.cache.delete(file);
-    this.#read.failures.delete(file);
+    this.#read?.cache.delete(file);
+    this.#read?.failures.delete(file);
   }
 
   #changed(): void {

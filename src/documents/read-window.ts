@@ -7,9 +7,6 @@
 import { UserError } from '../errors.js';
 import type { DocumentReadContents } from './document-types.js';
 
-/** Default most characters of text one read returns: 100,000 (about 25,000 tokens). */
-export const DEFAULT_MAX_READ_CHARS = 100_000;
-
 /** The `_meta` key describing which piece of a text a read returned. */
 export const RANGE_META_KEY = 'mcp-toolkit/range';
 
