@@ -22,7 +22,7 @@ import type {
   SkippedDocument,
   StoredDocument,
 } from './document-types.js';
-import { DocumentWatcher } from './document-watcher.js';
+import { DeferredWatcher } from './deferred-watcher.js';
 import { type ExtensionFilter, scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
 
@@ -150,7 +150,7 @@ export class DocumentStore {
   readonly #cacheMaxBytes: number;
   /** Made by the first read, with the read path's module (`read-path.ts`): listing and registering never load it. */
   #read: ReadContext | undefined;
-  readonly #watcher: DocumentWatcher | undefined;
+  readonly #watcher: DeferredWatcher | undefined;
   #list: readonly DocumentResource[] | undefined;
   /** Files a rescan just added, by path, with their size and mtime then (see {@link #fileChanged}). */
   readonly #added = new Map<string, string>();
@@ -174,7 +174,7 @@ export class DocumentStore {
     this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#watcher =
       (options.watch ?? true)
-        ? new DocumentWatcher(
+        ? new DeferredWatcher(
             {
               fileChanged: (file) => this.#fileChanged(file),
               folderChanged: (root) => this.#rescan(root),
