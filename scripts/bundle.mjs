@@ -117,7 +117,9 @@ const isShared = (id) =>
  * Six shared chunks instead of one per combination of importing entries: each file costs the ESM
  * loader about a millisecond at start-up (bench W0, docs/performance.md).
  * `base` (errors, lazy loading, bytes) and `convert` (converters) are what the conversion processes share
- * with the server, so a conversion process does not load the whole toolkit. The root entry loads `web`
+ * with the server, so a conversion process does not load the whole toolkit. Converter code the root loads
+ * with `import()` (the conversion processes, the converters' parsing helpers) stays in its `dist/lazy/`
+ * entry, which both load on first use: `convert` is loaded at start. The root entry loads `web`
  * (what both it and the fetch entry reach: no `node:` imports, see above) and `toolkit` (the rest of what
  * it reaches statically), and nothing else: what only other entries reach is in `fetch` (the fetch
  * handler, with negotiator) or `extras` (admin, cluster, the CLI's transports...), so the code a
@@ -136,7 +138,7 @@ const CHUNK_GROUPS = [
   { name: 'base', test: BASE, priority: 5 },
   {
     name: 'convert',
-    test: /[\\/]src[\\/]converters[\\/](?!pool[\\/]conversion-worker)/,
+    test: (id) => /[\\/]src[\\/]converters[\\/](?!pool[\\/]conversion-worker)/.test(id) && !lazyGraph.has(id),
     priority: 4,
   },
   { name: 'web', test: (id) => inFetchGraph(id) && inRootGraph(id), priority: 3 },

@@ -5,10 +5,8 @@
  * converter or rejected after. A dead process is replaced by a new one on the next conversion.
  */
 import { ConversionLimitError, InvalidOptionsError } from '../../errors.js';
-import type { ConvertedContent, Converter, ConverterInput } from '../converter.js';
-import { ConversionProcess, ConversionProcessDied } from './conversion-process.js';
-import type { ConversionReply, ConversionTask } from './conversion-worker.js';
-import { runnableModuleUrl, workerEntryUrl } from './worker-module.js';
+import type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from '../converter.js';
+import type { ConversionProcesses } from './conversion-processes.js';
 import { nodeOs } from '../../lazy-module.js';
 import { DEFAULT_MAX_INFLATED_BYTES } from '../zip-limits.js';
 
@@ -59,12 +57,6 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-/** An idle conversion process and the timer that ends it. */
-interface IdleProcess {
-  process: ConversionProcess;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 /**
  * Converts files under wall-time, heap, output and inflated-size limits, in child processes for every
  * converter with a `worker` spec (PDF, DOCX, HTML among the built-ins). Processes start on first use and
@@ -79,11 +71,9 @@ export class ConversionPool {
   readonly maxOutputChars: number;
   readonly maxInflatedBytes: number;
   readonly idleTimeoutMs: number;
-  readonly #idle: IdleProcess[] = [];
-  readonly #busy = new Set<ConversionProcess>();
+  /** The child processes, loaded with the first conversion that needs one (`conversion-processes.ts`). */
+  #processes: Promise<ConversionProcesses> | undefined;
   #closed = 0;
-  #running = 0;
-  readonly #waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
 
   /** @throws InvalidOptionsError when a limit is not a positive number */
   constructor(options: ConversionPoolOptions = {}) {
@@ -120,7 +110,7 @@ export class ConversionPool {
     const content =
       converter.worker === undefined
         ? await converter.convert({ ...input, ...limits })
-        : await this.#inProcess(converter.worker.module, converter.worker.exportName, { ...input, ...limits });
+        : await this.#inProcess(converter.worker, { ...input, ...limits });
     if (content.kind === 'text' && content.text.length > maxOutputChars)
       throw new ConversionLimitError('output', input.path, maxOutputChars);
     return content;
@@ -132,108 +122,19 @@ export class ConversionPool {
    */
   async close(): Promise<void> {
     this.#closed += 1;
-    for (const waiter of this.#waiting.splice(0)) waiter.fail(new Error('the conversion pool is closed'));
-    const all = [...this.#busy, ...this.#idle.splice(0).map((idle) => (clearTimeout(idle.timer), idle.process))];
-    this.#busy.clear();
-    await Promise.all(all.map((process) => process.kill()));
+    await (await this.#processes)?.close();
   }
 
   async #inProcess(
-    module: string,
-    exportName: string,
+    worker: ConverterWorkerSpec,
     input: ConverterInput & { maxOutputChars: number; maxInflatedBytes: number },
   ): Promise<ConvertedContent> {
-    const task: ConversionTask = {
-      module: runnableModuleUrl(module),
-      exportName,
-      path: input.path,
-      bytes: input.bytes,
-      mimeType: input.mimeType,
-      maxOutputChars: input.maxOutputChars,
-      maxInflatedBytes: input.maxInflatedBytes,
-    };
-    await this.#turn();
     const generation = this.#closed;
-    let process: ConversionProcess;
-    try {
-      process = this.#take();
-    } catch (error) {
-      this.#release();
-      throw error;
-    }
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      void process.kill();
-    }, this.timeoutMs);
-    try {
-      return this.#answer(await process.run(task), input);
-    } catch (error) {
-      if (error instanceof ConversionLimitError) throw error;
-      if (timedOut) throw new ConversionLimitError('time', input.path, this.timeoutMs);
-      if (this.#closed !== generation) throw new Error('the conversion pool is closed', { cause: error });
-      if (error instanceof ConversionProcessDied && error.death.kind === 'heap')
-        throw new ConversionLimitError('heap', input.path, this.heapMb, { cause: error });
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      this.#give(process, generation);
-      this.#release();
-    }
-  }
-
-  #answer(reply: ConversionReply, input: ConverterInput): ConvertedContent {
-    if (reply.ok) return reply.content;
-    if ('limit' in reply) throw new ConversionLimitError(reply.limit, input.path, reply.value);
-    throw new Error(reply.message);
-  }
-
-  /** An idle live process, or a new one. @throws Error when the worker entry is not built */
-  #take(): ConversionProcess {
-    for (let idle = this.#idle.pop(); idle !== undefined; idle = this.#idle.pop()) {
-      clearTimeout(idle.timer);
-      if (idle.process.alive) {
-        this.#busy.add(idle.process);
-        return idle.process;
-      }
-    }
-    const process = new ConversionProcess(workerEntryUrl(import.meta.url), this.heapMb);
-    this.#busy.add(process);
-    return process;
-  }
-
-  /** Back to the idle set (ended after `idleTimeoutMs`), unless it died or the pool was closed meanwhile. */
-  #give(process: ConversionProcess, generation: number): void {
-    this.#busy.delete(process);
-    if (!process.alive || this.#closed !== generation) {
-      void process.kill();
-      return;
-    }
-    process.idle();
-    const idle: IdleProcess = {
-      process,
-      timer: setTimeout(() => {
-        const at = this.#idle.indexOf(idle);
-        if (at >= 0) this.#idle.splice(at, 1);
-        void process.kill();
-      }, this.idleTimeoutMs),
-    };
-    idle.timer.unref();
-    this.#idle.push(idle);
-  }
-
-  /** Waits for a free process, so the time limit counts running time, not time in the queue. */
-  async #turn(): Promise<void> {
-    if (this.#running < this.threads) {
-      this.#running += 1;
-      return;
-    }
-    await new Promise<void>((start, fail) => this.#waiting.push({ start, fail }));
-  }
-
-  #release(): void {
-    const next = this.#waiting.shift();
-    if (next) next.start();
-    else this.#running -= 1;
+    this.#processes ??= import('./conversion-processes.js').then(
+      ({ ConversionProcesses }) => new ConversionProcesses(this),
+    );
+    const processes = await this.#processes;
+    if (this.#closed !== generation) throw new Error('the conversion pool is closed'); // closed while it loaded
+    return processes.run(worker.module, worker.exportName, input);
   }
 }
