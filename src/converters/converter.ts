@@ -37,6 +37,9 @@ export interface ConverterInput {
   maxInflatedBytes?: number;
 }
 
+/** Default most bytes an archive (DOCX) may inflate to, all entries together: 100 MiB. */
+export const DEFAULT_MAX_INFLATED_BYTES = 100 * 1024 * 1024;
+
 /**
  * The `module` of the built-in converters' worker specs: the worker entry has them built in (it is bundled
  * with them), so no per-file module path is needed.

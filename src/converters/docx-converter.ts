@@ -3,13 +3,12 @@
  */
 import {
   BUILTIN_CONVERTERS_MODULE,
+  DEFAULT_MAX_INFLATED_BYTES,
   type ConvertedContent,
   type Converter,
   type ConverterInput,
   type ConverterWorkerSpec,
 } from './converter.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
-import { DEFAULT_MAX_INFLATED_BYTES, assertZipWithinLimit } from './zip-limits.js';
 
 /** MIME type of a Word 2007+ document. */
 export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -32,9 +31,13 @@ export class DocxConverter implements Converter {
   readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'DocxConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
+    // Loaded on first use, like pdf.js: most servers never read a DOCX (and a bomb never loads mammoth).
+    const { assertZipWithinLimit } = await import('./zip-limits.js');
     await assertZipWithinLimit(input.bytes, input.path, input.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES);
-    // Loaded on first use, like pdf.js: most servers never read a DOCX.
-    const { default: mammoth } = await import('mammoth');
+    const [{ htmlToMarkdown }, { default: mammoth }] = await Promise.all([
+      import('./html-to-markdown.js'),
+      import('mammoth'),
+    ]);
     let html: string;
     try {
       const result = await mammoth.convertToHtml(

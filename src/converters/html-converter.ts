@@ -8,7 +8,6 @@ import {
   type ConverterInput,
   type ConverterWorkerSpec,
 } from './converter.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
 import { decodeText } from './text-converter.js';
 
 /**
@@ -24,6 +23,7 @@ export class HtmlConverter implements Converter {
   readonly worker: ConverterWorkerSpec = { module: BUILTIN_CONVERTERS_MODULE, exportName: 'HtmlConverter' };
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
+    const { htmlToMarkdown } = await import('./html-to-markdown.js'); // with turndown, on first use
     return { kind: 'text', text: htmlToMarkdown(decodeText(input.bytes)), mimeType: 'text/markdown' };
   }
 }

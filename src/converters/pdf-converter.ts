@@ -9,7 +9,6 @@ import {
   type ConverterInput,
   type ConverterWorkerSpec,
 } from './converter.js';
-import { guardPdfOutput } from './pdf-output-guard.js';
 
 /** The line that opens page `n` in the converted text. */
 export function pdfPageHeader(pageNumber: number): string {
@@ -44,7 +43,10 @@ export class PdfConverter implements Converter {
 
   async convert(input: ConverterInput): Promise<ConvertedContent> {
     // Loaded on first use: pdf.js is large and most servers never read a PDF.
-    const { PDFParse } = await import('pdf-parse');
+    const [{ PDFParse }, { guardPdfOutput }] = await Promise.all([
+      import('pdf-parse'),
+      import('./pdf-output-guard.js'),
+    ]);
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy. Verbosity 0 = errors only,
     // so pdf.js never prints warnings to stdout (stdio servers speak JSON-RPC there).
     const parser = new PDFParse({ data: new Uint8Array(input.bytes), verbosity: 0 });

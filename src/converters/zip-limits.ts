@@ -9,9 +9,6 @@
  */
 import { ConversionLimitError } from '../errors.js';
 
-/** Default most bytes an archive (DOCX) may inflate to, all entries together: 100 MiB. */
-export const DEFAULT_MAX_INFLATED_BYTES = 100 * 1024 * 1024;
-
 /** Sums the uncompressed sizes the central directory declares; `undefined` when it cannot be read. */
 async function declaredSize(bytes: Uint8Array): Promise<number | undefined> {
   const { unzipSync } = await import('fflate');

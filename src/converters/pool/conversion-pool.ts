@@ -5,10 +5,15 @@
  * converter or rejected after. A dead process is replaced by a new one on the next conversion.
  */
 import { ConversionLimitError, InvalidOptionsError } from '../../errors.js';
-import type { ConvertedContent, Converter, ConverterInput, ConverterWorkerSpec } from '../converter.js';
+import {
+  DEFAULT_MAX_INFLATED_BYTES,
+  type ConvertedContent,
+  type Converter,
+  type ConverterInput,
+  type ConverterWorkerSpec,
+} from '../converter.js';
 import type { ConversionProcesses } from './conversion-processes.js';
 import { nodeOs } from '../../lazy-module.js';
-import { DEFAULT_MAX_INFLATED_BYTES } from '../zip-limits.js';
 
 /** Default wall time of one conversion: 30 s. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
