@@ -13,29 +13,6 @@ export interface ReadDocumentArgs {
   length?: number;
 }
 
-// Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
-const inputSchema = z.strictObject({
-  uri: z.string().min(1).describe('Document URI or name, as listed by list_documents or search_documents'),
-  page: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('Converted PDFs only: return just this page (from 1). offset/length then count within the page.'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('First character to return (default 0). Use the nextOffset of a previous call to continue.'),
-  length: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Maximum number of characters to return (default and most: the server's read limit)."),
-});
-
 const number = (value: number) => value.toLocaleString('en-US');
 
 /** The line telling the caller which part it got and how to get the rest (and the per-call cap when it cut). */
@@ -80,6 +57,29 @@ function describeRange(range: TextRange, cappedAt: number | undefined): string {
  * result saying what is valid.
  */
 export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadDocumentArgs> {
+  // The schemas are built here, not at import: a server without document tools never builds them (bench W0).
+  // Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
+  const inputSchema = z.strictObject({
+    uri: z.string().min(1).describe('Document URI or name, as listed by list_documents or search_documents'),
+    page: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Converted PDFs only: return just this page (from 1). offset/length then count within the page.'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('First character to return (default 0). Use the nextOffset of a previous call to continue.'),
+    length: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Maximum number of characters to return (default and most: the server's read limit)."),
+  });
   return defineTool<ReadDocumentArgs>({
     name: 'read_document',
     title: 'Read a document',

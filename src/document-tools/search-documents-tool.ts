@@ -10,43 +10,6 @@ export interface SearchDocumentsArgs {
   limit?: number;
 }
 
-// Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
-const inputSchema = z.strictObject({
-  query: z
-    .string()
-    .min(1)
-    .max(1000)
-    .describe('Words to look for (case-insensitive; documents matching more words rank higher)'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_SEARCH_LIMIT)
-    .optional()
-    .describe(`Maximum number of documents to return (default ${DEFAULT_SEARCH_LIMIT})`),
-});
-
-const hitSchema = z.object({
-  uri: z.string(),
-  name: z.string(),
-  title: z.string().optional(),
-  mimeType: z.string(),
-  score: z.number(),
-  page: z.number().int().optional(),
-  pages: z.array(z.number().int()).optional(),
-  snippet: z.string(),
-  matchedTerms: z.array(z.string()),
-});
-
-const outputSchema = z.object({
-  query: z.string(),
-  hits: z.array(hitSchema),
-  totalMatches: z.number().int(),
-  indexedDocuments: z.number().int(),
-  unreadableDocuments: z.number().int(),
-  pendingDocuments: z.number().int(),
-});
-
 /** The results as text for the model: one numbered entry per document with its URI, page and snippet. */
 function formatResults(results: DocumentSearchResults): string {
   const { query, hits, totalMatches, indexedDocuments, unreadableDocuments, pendingDocuments } = results;
@@ -78,6 +41,43 @@ export function createSearchDocumentsTool(
   index: Pick<DocumentSearchIndex, 'search'>,
   options: { maxWaitMs?: number } = {},
 ): Tool<SearchDocumentsArgs> {
+  // The schemas are built here, not at import: a server without document tools never builds them (bench W0).
+  // Strict (additionalProperties: false) so that strict function-calling clients accept it as listed.
+  const inputSchema = z.strictObject({
+    query: z
+      .string()
+      .min(1)
+      .max(1000)
+      .describe('Words to look for (case-insensitive; documents matching more words rank higher)'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SEARCH_LIMIT)
+      .optional()
+      .describe(`Maximum number of documents to return (default ${DEFAULT_SEARCH_LIMIT})`),
+  });
+
+  const hitSchema = z.object({
+    uri: z.string(),
+    name: z.string(),
+    title: z.string().optional(),
+    mimeType: z.string(),
+    score: z.number(),
+    page: z.number().int().optional(),
+    pages: z.array(z.number().int()).optional(),
+    snippet: z.string(),
+    matchedTerms: z.array(z.string()),
+  });
+
+  const outputSchema = z.object({
+    query: z.string(),
+    hits: z.array(hitSchema),
+    totalMatches: z.number().int(),
+    indexedDocuments: z.number().int(),
+    unreadableDocuments: z.number().int(),
+    pendingDocuments: z.number().int(),
+  });
   return defineTool<SearchDocumentsArgs>({
     name: 'search_documents',
     title: 'Search documents',
