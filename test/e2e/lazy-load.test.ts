@@ -26,6 +26,22 @@ const LAZY = [
   'undici', // Node's own, loaded by the first read of the global Response/fetch (~35 ms on Node 20)
 ];
 
+/**
+ * The document layer's code a server runs only once it has documents, each a `dist/lazy/` entry loaded by
+ * `import()` on first use: the watcher, the read path, the conversion processes (and, in those, the
+ * converters' parsing helpers), text ranges and the search index.
+ */
+const DOCUMENT_ENTRIES = [
+  'document-watcher',
+  'read-path',
+  'conversion-processes',
+  'html-to-markdown',
+  'zip-limits',
+  'pdf-output-guard',
+  'text-range',
+  'search-index',
+];
+
 /** Node flags that make the ESM loader print `LOADED <url>` on stderr for every module it resolves. */
 const LIST_LOADS = (() => {
   const hooks = `import { writeSync } from 'node:fs';
@@ -62,6 +78,22 @@ process.stdout.write(JSON.stringify([...loaded]));
 await server.stop();
 `;
 
+/** Runs `script` (an ES module, in the package root) with {@link LIST_LOADS}; its stderr lines, once it exited 0. */
+function runListingLoads(script: string): string[] {
+  const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stderr.split('\n');
+}
+
+/** What {@link SCRIPT}'s one-tool server loads through the ESM loader (run once, for the tests that read it). */
+let oneToolLoads: string[] | undefined;
+const loadsOfOneToolServer = () =>
+  (oneToolLoads ??= runListingLoads(SCRIPT).filter((line) => line.startsWith('LOADED ')));
+
 describe('what a one-tool stdio server loads (package root import)', () => {
   it('loads none of the HTTP, logging, document or cluster dependencies', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', SCRIPT], {
@@ -76,31 +108,89 @@ describe('what a one-tool stdio server loads (package root import)', () => {
 
   // #30 (W0): ESM-only packages do not show in Module._cache; a resolve hook lists what the ESM loader loads.
   it('loads no ESM-only dependency it does not use (jose, for authorization)', () => {
-    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED '));
+    const loaded = loadsOfOneToolServer();
     expect(loaded.some((line) => line.includes('/@modelcontextprotocol/server/'))).toBe(true); // the hook saw the loads
     expect(loaded.filter((line) => line.includes('/node_modules/jose/'))).toEqual([]);
   });
 
   // #30 (W0): code a one-tool stdio server never runs is in entries of its own (dist/lazy/), loaded with import()
   // on first use: the HTTP endpoint (routing, sessions, both eras' legs, authorization) when an HTTP server first
-  // listens, an upstream's connection code when one is added.
-  it.each(['endpoint', 'upstream', 'task-run'])('loads no %s code (dist/lazy/)', (lazy) => {
-    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', SCRIPT], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ') && line.includes('/dist/'));
+  // listens, an upstream's connection code when one is added, and the document layer's (DOCUMENT_ENTRIES).
+  it.each(['endpoint', 'upstream', 'task-run', ...DOCUMENT_ENTRIES])('loads no %s code (dist/lazy/)', (lazy) => {
+    const loaded = loadsOfOneToolServer().filter((line) => line.includes('/dist/'));
     expect(loaded.some((line) => line.includes('/dist/chunks/'))).toBe(true); // the hook saw the toolkit's own chunks
     expect(existsSync(join(ROOT, `dist/lazy/${lazy}.js`))).toBe(true);
     expect(loaded.filter((line) => line.includes(`/dist/lazy/${lazy}.js`))).toEqual([]);
+  });
+
+  it('loads each document entry when a server with documents first needs it', () => {
+    const script = `
+      import { mkdtempSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+      import { tmpdir } from 'node:os';
+      import { join } from 'node:path';
+      import { PassThrough } from 'node:stream';
+      const { StdioMcpServer, createDocumentTools } = await import('./dist/index.js');
+      const step = (name) => writeSync(2, 'STEP ' + name + '\\n');
+      step('imported');
+      const folder = mkdtempSync(join(tmpdir(), 'lazy-docs-'));
+      writeFileSync(join(folder, 'note.md'), '# Note\\n\\nplain words\\n');
+      writeFileSync(join(folder, 'page.html'), '<h1>Page</h1><p>more words</p>');
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const server = new StdioMcpServer({ name: 'lazy', version: '1.0.0' }, { stdin, stdout });
+      server.registerFolder(folder);
+      server.registerTool(createDocumentTools(server.documents));
+      await server.start();
+      await server.documents.watchReady();
+      step('registered');
+      const answers = new Map();
+      let buffer = '';
+      stdout.setEncoding('utf8').on('data', (chunk) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf('\\n'); end >= 0; end = buffer.indexOf('\\n')) {
+          const message = JSON.parse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 1);
+          answers.get(message.id)?.(message);
+        }
+      });
+      const request = (id, method, params) => new Promise((resolve, reject) => {
+        answers.set(id, (message) => (message.error || message.result?.isError ? reject(new Error(JSON.stringify(message))) : resolve(message.result)));
+        stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\\n');
+      });
+      await request(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+      const { resources } = await request(2, 'resources/list', {});
+      const uri = (name) => resources.find((resource) => resource.name === name).uri;
+      step('listed');
+      await request(3, 'resources/read', { uri: uri('note.md') });
+      step('read');
+      await request(4, 'resources/read', { uri: uri('page.html') });
+      step('converted');
+      await request(5, 'tools/call', { name: 'read_document', arguments: { uri: uri('note.md'), length: 4 } });
+      step('ranged');
+      await request(6, 'tools/call', { name: 'search_documents', arguments: { query: 'plain' } });
+      step('searched');
+      // stop() waits for the conversion process to exit, which (unref'd) does not keep the loop alive.
+      const alive = setInterval(() => {}, 1000);
+      await server.stop();
+      clearInterval(alive);
+      rmSync(folder, { recursive: true, force: true });`;
+    const lines = runListingLoads(script);
+    const step = (name: string) => lines.indexOf(`STEP ${name}`);
+    const entry = (name: string) =>
+      lines.findIndex((line) => line.startsWith('LOADED ') && line.endsWith(`/dist/lazy/${name}.js`));
+    // Each is loaded by the step that first needs it: after the one before (so not by the root import), by its end.
+    const expected: Array<[entry: string, after: string, by: string]> = [
+      ['document-watcher', 'imported', 'registered'],
+      ['read-path', 'listed', 'read'],
+      ['conversion-processes', 'read', 'converted'],
+      ['text-range', 'converted', 'ranged'],
+      ['search-index', 'ranged', 'searched'],
+    ];
+    const places = expected.map(([name, after, by]) => ({ name, at: entry(name), after: step(after), by: step(by) }));
+    expect(
+      places.filter(({ at, after, by }) => !(at > after && at < by)),
+      lines.join('\n'),
+    ).toEqual([]);
   });
 
   it('loads the HTTP endpoint when an HttpMcpServer starts, not when it is made', () => {
@@ -112,17 +202,11 @@ describe('what a one-tool stdio server loads (package root import)', () => {
       await server.start();
       writeSync(2, 'STARTED ' + server.address.port + '\\n');
       await server.stop();`;
-    const run = spawnSync(process.execPath, [...LIST_LOADS, '--input-type=module', '-e', script], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(run.status, run.stderr).toBe(0);
-    const lines = run.stderr.split('\n');
+    const lines = runListingLoads(script);
     const made = lines.indexOf('MADE');
     const endpoint = lines.findIndex((line) => line.startsWith('LOADED ') && line.includes('/dist/lazy/endpoint.js'));
     expect(made).toBeGreaterThan(0);
-    expect(endpoint, run.stderr).toBeGreaterThan(made);
+    expect(endpoint, lines.join('\n')).toBeGreaterThan(made);
     expect(lines.some((line) => /^STARTED \d+$/.test(line))).toBe(true);
   });
 
