@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const CHILD = fileURLToPath(new URL('../fixtures/stop-during-conversion.mjs', import.meta.url));
 const IDLE = fileURLToPath(new URL('../fixtures/idle-conversion-exit.mjs', import.meta.url));
+const CLOSE = fileURLToPath(new URL('../fixtures/stop-after-conversion.mjs', import.meta.url));
 
 /** Runs a fixture; its exit code and signal, stdout, stderr and how long it ran (ms). */
 async function run(fixture: string) {
@@ -39,5 +40,11 @@ describe('stop() and the conversion pool', () => {
     expect({ code, signal }, err).toEqual({ code: 0, signal: null });
     expect(out).toBe('# Converted elsewhere\n');
     expect(ms).toBeLessThan(15_000); // the idle process is ended after 30 s: exiting sooner proves it is unref'd
+  }, 30_000);
+
+  it("settles a close() awaited at the top level after a conversion (the idle process is unref'd)", async () => {
+    const { code, signal, out, err } = await run(CLOSE);
+    expect({ code, signal }, err).toEqual({ code: 0, signal: null });
+    expect(out).toBe('# Converted elsewhere\nclosed\n');
   }, 30_000);
 });

@@ -117,8 +117,13 @@ export class ConversionProcess {
     return [this.#child, channel ?? {}, stderr ?? {}] as Array<{ ref?: () => void; unref?: () => void }>;
   }
 
-  /** Kills the child (SIGKILL: a converter spinning in a loop gets no say) and waits until it has exited. */
+  /**
+   * Kills the child (SIGKILL: a converter spinning in a loop gets no say) and waits until it has exited. The
+   * wait holds the event loop (an idle process is unref'd): else an app awaiting `stop()` at its top level, with
+   * nothing else pending, ended with exit code 13 before the exit arrived.
+   */
   async kill(): Promise<void> {
+    if (!this.#exited) for (const handle of this.#handles()) handle.ref?.();
     if (this.alive) this.#child.kill('SIGKILL');
     await this.#exit;
   }
