@@ -71,3 +71,18 @@ export function requireOptional<T>(packageName: string, feature: string): T {
     throw missingOr(error, packageName, feature);
   }
 }
+
+/**
+ * A load (an `import()` of our own code or a dependency, and what is made from it) run once and shared:
+ * the returned function gives the same promise while it is pending or fulfilled. A rejected load is
+ * forgotten, so the next call tries again (the file put back after a broken install or deploy) instead of
+ * failing for the rest of the process.
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}

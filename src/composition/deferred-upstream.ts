@@ -1,3 +1,5 @@
+import { UpstreamError } from '../errors.js';
+import { loadOnce } from '../lazy-module.js';
 import type { UpstreamStatus } from '../upstream-status.js';
 import { describeUpstream, type ResolvedUpstreamConfig } from './upstream-config.js';
 import type { WhenConnectedOptions } from './connect-waiters.js';
@@ -13,22 +15,38 @@ import type { Upstream, UpstreamDeps } from './upstream.js';
  */
 export class DeferredUpstream {
   readonly #config: ResolvedUpstreamConfig;
-  readonly #loaded: Promise<Upstream>;
+  readonly #load: () => Promise<Upstream>;
   #real?: Upstream;
   #closing = false;
+  /** Failed loads of the connection code (a broken install, or `dist/` replaced under a running server). */
+  #failures = 0;
+  #lastError?: string;
 
-  /** @throws nothing: a failed load is logged and rejects `whenConnected()`. */
+  /** @throws nothing: a failed load is logged, shown in `status` and rejects `whenConnected()`. */
   constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
     this.#config = config;
-    this.#loaded = import('./upstream.js').then(({ Upstream }) => {
-      const real = new Upstream(config, deps);
-      this.#real = real;
-      if (!this.#closing) real.start();
-      return real;
-    });
-    this.#loaded.catch((error: unknown) =>
-      deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed'),
+    this.#load = loadOnce(() =>
+      import('./upstream.js').then(
+        ({ Upstream }) => {
+          const real = new Upstream(config, deps);
+          this.#real = real;
+          if (!this.#closing) real.start();
+          return real;
+        },
+        (error: unknown) => {
+          this.#failures += 1;
+          this.#lastError = `its connection code could not be loaded: ${(error as Error)?.message ?? String(error)}`;
+          deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed');
+          throw new UpstreamError(
+            'UPSTREAM_UNAVAILABLE',
+            config.name,
+            `Upstream "${config.name}" cannot connect: ${this.#lastError} (reinstall mcp-toolkit; the next whenConnected() tries again).`,
+            { cause: error },
+          );
+        },
+      ),
     );
+    this.#load().catch(() => {});
   }
 
   /** The upstream's name. */
@@ -36,30 +54,36 @@ export class DeferredUpstream {
     return this.#config.name;
   }
 
-  /** Its state now (see `Upstream.status`); before its code loaded, that of an upstream that has not tried yet. */
+  /** Its state now (see `Upstream.status`); before its code loaded, that of an upstream that has not connected yet. */
   get status(): UpstreamStatus {
-    return this.#real?.status ?? untriedStatus(this.#config, this.#closing ? 'closed' : 'connecting');
+    if (this.#real) return this.#real.status;
+    const state = this.#closing ? 'closed' : this.#failures > 0 ? 'retrying' : 'connecting';
+    return untriedStatus(this.#config, state, this.#failures, this.#lastError);
   }
 
-  /** See `Upstream.whenConnected`. */
+  /** See `Upstream.whenConnected`; rejects with `UpstreamError` (`UPSTREAM_UNAVAILABLE`) when its code cannot be loaded. */
   whenConnected(options?: WhenConnectedOptions): Promise<void> {
-    return this.#real ? this.#real.whenConnected(options) : this.#loaded.then((real) => real.whenConnected(options));
+    return this.#real ? this.#real.whenConnected(options) : this.#load().then((real) => real.whenConnected(options));
   }
 
   /** See `Upstream.close`. Idempotent; before its code loaded, the real upstream is closed without connecting. */
   close(): Promise<void> {
     this.#closing = true;
-    return this.#real
-      ? this.#real.close()
-      : this.#loaded.then(
-          (real) => real.close(),
-          () => {},
-        );
+    if (this.#real) return this.#real.close();
+    return this.#load().then(
+      (real) => real.close(),
+      () => {},
+    );
   }
 }
 
 /** The status of an upstream that has not tried to connect yet (what `Upstream.status` shows right after it is made). */
-export function untriedStatus(config: ResolvedUpstreamConfig, state: 'connecting' | 'closed'): UpstreamStatus {
+export function untriedStatus(
+  config: ResolvedUpstreamConfig,
+  state: 'connecting' | 'retrying' | 'closed',
+  failures = 0,
+  lastError?: string,
+): UpstreamStatus {
   return Object.freeze({
     name: config.name,
     namespace: config.namespace,
@@ -71,6 +95,7 @@ export function untriedStatus(config: ResolvedUpstreamConfig, state: 'connecting
     prompts: 0,
     resources: 0,
     resourceTemplates: 0,
-    failures: 0,
+    failures,
+    ...(lastError !== undefined && { lastError }),
   });
 }

@@ -1,5 +1,6 @@
 import type { DocumentStoreView } from '../documents/document-store.js';
 import type { DocumentSearchIndex } from '../documents/search-index.js';
+import { loadOnce } from '../lazy-module.js';
 
 /**
  * The index `search_documents` uses when none is given: a `DocumentSearchIndex` made on the first search,
@@ -13,12 +14,12 @@ export function defaultSearchIndex(
 ): Pick<DocumentSearchIndex, 'search'> {
   let closed = false;
   const unsubscribe = background ? documents.onChange(() => {}, { onClose: () => (closed = true) }) : undefined;
-  let index: Promise<DocumentSearchIndex> | undefined;
-  const load = (): Promise<DocumentSearchIndex> =>
-    (index ??= import('../documents/search-index.js').then(({ DocumentSearchIndex }) => {
+  const load = loadOnce(() =>
+    import('../documents/search-index.js').then(({ DocumentSearchIndex }) => {
       unsubscribe?.();
       return new DocumentSearchIndex(documents, { background: background && !closed });
-    }));
+    }),
+  );
   if (background) load().catch(() => undefined); // a failed load is the first search's to report
   return { search: async (query, options) => (await load()).search(query, options) };
 }

@@ -1,12 +1,22 @@
+import { loadOnce } from '../lazy-module.js';
 import type { DocumentWatcher, WatchCallbacks } from './document-watcher.js';
 
 /**
  * The store's watcher: a {@link DocumentWatcher}, loaded and made with the first watched path, so that a
  * store that watches nothing (a server without documents) never loads the watching code (bench W0). Calls
- * keep their order: each waits for the watcher, then does what it would do on it directly.
+ * keep their order: each waits for the watcher, then does what it would do on it directly. When its code
+ * cannot be loaded (a broken install, or `dist/` replaced under a running server), paths go unwatched (reads
+ * stay right), a process warning says so (code `MCP_TOOLKIT_WATCHER_UNAVAILABLE`, on stderr by default), the
+ * next watched path tries the load again, and `ready()` and `close()` have nothing to wait for.
  */
 export class DeferredWatcher {
-  #watcher: Promise<DocumentWatcher> | undefined;
+  readonly #watcher = loadOnce(() =>
+    import('./document-watcher.js').then(
+      ({ DocumentWatcher }) => new DocumentWatcher(this.callbacks, this.debounceMs, this.maxWaitMs),
+    ),
+  );
+  /** The watcher the last call waited for (undefined when it could not be loaded): what ready() and close() act on. */
+  #latest: Promise<DocumentWatcher | undefined> | undefined;
 
   constructor(
     private readonly callbacks: WatchCallbacks,
@@ -14,30 +24,35 @@ export class DeferredWatcher {
     private readonly maxWaitMs: number,
   ) {}
 
-  /** See {@link DocumentWatcher.watchFile}. */
+  /** See `DocumentWatcher.watchFile`. */
   watchFile(filePath: string): void {
-    this.#use((watcher) => watcher.watchFile(filePath)).catch(() => undefined); // reads stay right unwatched
+    void this.#use().then((watcher) => watcher?.watchFile(filePath));
   }
 
-  /** See {@link DocumentWatcher.watchFolder}. */
+  /** See `DocumentWatcher.watchFolder`. */
   watchFolder(root: string): void {
-    this.#use((watcher) => watcher.watchFolder(root)).catch(() => undefined);
+    void this.#use().then((watcher) => watcher?.watchFolder(root));
   }
 
-  /** See {@link DocumentWatcher.ready}; at once when nothing was watched. */
+  /** See `DocumentWatcher.ready`; at once when nothing was watched yet or the watcher could not load. */
   async ready(): Promise<void> {
-    if (this.#watcher !== undefined) await this.#use((watcher) => watcher.ready());
+    await (await this.#latest)?.ready();
   }
 
-  /** See {@link DocumentWatcher.close}. */
+  /** See `DocumentWatcher.close`; at once when nothing was watched yet or the watcher could not load. */
   async close(): Promise<void> {
-    if (this.#watcher !== undefined) await this.#use((watcher) => watcher.close());
+    await (await this.#latest)?.close();
   }
 
-  #use(action: (watcher: DocumentWatcher) => void | Promise<void>): Promise<void> {
-    this.#watcher ??= import('./document-watcher.js').then(
-      ({ DocumentWatcher }) => new DocumentWatcher(this.callbacks, this.debounceMs, this.maxWaitMs),
-    );
-    return this.#watcher.then(action);
+  #use(): Promise<DocumentWatcher | undefined> {
+    this.#latest = this.#watcher().catch((error: unknown) => {
+      globalThis.process?.emitWarning(
+        `documents are not watched: the watcher could not be loaded (${(error as Error)?.message ?? String(error)}); ` +
+          'reads still work, and the next watched path tries again.',
+        { code: 'MCP_TOOLKIT_WATCHER_UNAVAILABLE' },
+      );
+      return undefined;
+    });
+    return this.#latest;
   }
 }

@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeferredUpstream, untriedStatus } from '../../src/composition/deferred-upstream.js';
 import { Upstream, type UpstreamDeps } from '../../src/composition/upstream.js';
 import { resolveUpstreamConfig } from '../../src/composition/upstream-config.js';
@@ -79,6 +79,42 @@ describe('an upstream whose connection code has not loaded yet', () => {
     expect(existsSync(marker)).toBe(true); // the real upstream spawned its child
     expect(upstream.status.state).toBe('connecting');
     await upstream.close();
+    expect(upstream.status.state).toBe('closed');
+  }, 20_000);
+});
+
+describe('an upstream whose connection code cannot be loaded (a broken install, dist/ replaced)', () => {
+  afterEach(() => {
+    vi.doUnmock('../../src/composition/upstream.js');
+    vi.resetModules();
+  });
+
+  it('shows the failure, rejects whenConnected() with UPSTREAM_UNAVAILABLE, and tries again on the next wait', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/composition/upstream.js', () => {
+      throw new Error('Cannot find module dist/lazy/upstream.js');
+    });
+    const { DeferredUpstream: Deferred } = await import('../../src/composition/deferred-upstream.js');
+    const logged: string[] = [];
+    const upstream = new Deferred(markingConfig(join(tmpdir(), `never-${process.pid}`)), {
+      ...deps(),
+      logger: recordingLogger(logged),
+    });
+    const error = await upstream.whenConnected({ timeoutMs: 1_000 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'UpstreamError', code: 'UPSTREAM_UNAVAILABLE', upstream: 'notes' });
+    expect((error as Error).message).toMatch(/connection code could not be loaded: /);
+    expect(upstream.status).toMatchObject({
+      state: 'retrying',
+      lastError: expect.stringMatching(/could not be loaded/),
+    });
+    expect(upstream.status.failures).toBeGreaterThanOrEqual(1);
+    expect(logged.join('\n')).toMatch(/loading the upstream connection code failed/);
+    vi.doUnmock('../../src/composition/upstream.js');
+    // The code is back: the next wait loads it, and the upstream starts (closed here before it connects).
+    const waiting = upstream.whenConnected({ timeoutMs: 15_000 }).catch((caught: unknown) => caught);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await upstream.close();
+    expect(await waiting).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: /closed/ });
     expect(upstream.status.state).toBe('closed');
   }, 20_000);
 });

@@ -13,7 +13,7 @@ import {
   type ConverterWorkerSpec,
 } from '../converter.js';
 import type { ConversionProcesses } from './conversion-processes.js';
-import { nodeOs } from '../../lazy-module.js';
+import { loadOnce, nodeOs } from '../../lazy-module.js';
 
 /** Default wall time of one conversion: 30 s. */
 export const DEFAULT_CONVERSION_TIMEOUT_MS = 30_000;
@@ -77,7 +77,10 @@ export class ConversionPool {
   readonly maxInflatedBytes: number;
   readonly idleTimeoutMs: number;
   /** The child processes, loaded with the first conversion that needs one (`conversion-processes.ts`). */
-  #processes: Promise<ConversionProcesses> | undefined;
+  readonly #processes = loadOnce(() =>
+    import('./conversion-processes.js').then(({ ConversionProcesses }) => (this.#made = new ConversionProcesses(this))),
+  );
+  #made: ConversionProcesses | undefined;
   #closed = 0;
 
   /** @throws InvalidOptionsError when a limit is not a positive number */
@@ -127,7 +130,7 @@ export class ConversionPool {
    */
   async close(): Promise<void> {
     this.#closed += 1;
-    await (await this.#processes)?.close();
+    await this.#made?.close();
   }
 
   async #inProcess(
@@ -135,10 +138,7 @@ export class ConversionPool {
     input: ConverterInput & { maxOutputChars: number; maxInflatedBytes: number },
   ): Promise<ConvertedContent> {
     const generation = this.#closed;
-    this.#processes ??= import('./conversion-processes.js').then(
-      ({ ConversionProcesses }) => new ConversionProcesses(this),
-    );
-    const processes = await this.#processes;
+    const processes = await this.#processes();
     if (this.#closed !== generation) throw new Error('the conversion pool is closed'); // closed while it loaded
     return processes.run(worker.module, worker.exportName, input);
   }
