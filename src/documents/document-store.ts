@@ -25,6 +25,7 @@ import type {
 import { DeferredWatcher } from './deferred-watcher.js';
 import { type ExtensionFilter, scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
 import { normalizeExtensions, statOrUndefined } from './path-policy.js';
+import { loadOnce } from '../lazy-module.js';
 
 export type {
   DocumentChangeEvent,
@@ -35,6 +36,9 @@ export type {
   DocumentUriGuard,
   SkippedDocument,
 } from './document-types.js';
+
+/** The read path (`read-path.ts`, a `dist/lazy/` entry), loaded with a store's first read: one shared load per process. */
+const loadReadPath = loadOnce(() => import('./read-path.js'));
 
 /**
  * The read side of a {@link DocumentStore}, as `server.documents` exposes it: listing, lookup,
@@ -289,7 +293,7 @@ export class DocumentStore {
    * @throws UserError a malformed `#char=` fragment or one starting past the end of the text
    */
   async read(uri: string): Promise<DocumentReadContents> {
-    const { parseCharFragment, windowContents } = await import('./read-path.js');
+    const { parseCharFragment, windowContents } = await loadReadPath();
     parseCharFragment(uri);
     return windowContents(await this.readFull(uri), uri, this.maxReadChars);
   }
@@ -304,7 +308,7 @@ export class DocumentStore {
   async readFull(uri: string, options: { cache?: boolean } = {}): Promise<DocumentReadContents> {
     const doc = this.#lookup(uri);
     if (doc === undefined) throw new DocumentNotFoundError(uri);
-    const { createReadContext, readDocument } = await import('./read-path.js');
+    const { createReadContext, readDocument } = await loadReadPath();
     this.#read ??= createReadContext(this.converters, this.conversions, this.#cacheMaxBytes);
     return readDocument(doc, this.#read, options.cache !== false);
   }

@@ -90,6 +90,23 @@ afterAll(() => {
 
 const node = (file: string) => run(process.execPath, [file], { cwd: app, timeout: 20_000 });
 
+type Client = Awaited<ReturnType<typeof connectClient>>;
+
+/** Writes `source` as `<app>/<name>`, runs it as a stdio server for a v2 client, hands the client to `use`, then closes it. */
+async function withAppServer(name: string, source: string, use: (client: Client) => Promise<void>): Promise<void> {
+  const server = path.join(app, name);
+  writeFileSync(server, source);
+  const client = await connectClient(
+    'v2-modern',
+    new StdioV2({ command: process.execPath, args: [server], cwd: app, stderr: 'pipe' }),
+  );
+  try {
+    await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('the packed tarball, installed into an empty app', () => {
   it('ships the built code and the binary', () => {
     expect(shipped.has('dist/index.js')).toBe(true);
@@ -169,9 +186,8 @@ try {
     expect(installed).toBe(oldestZodTheSdkAccepts());
     expect(existsSync(path.join(app, 'node_modules/mcp-toolkit/node_modules/zod'))).toBe(false);
     expect(existsSync(path.join(app, 'node_modules/@modelcontextprotocol/server/node_modules/zod'))).toBe(false);
-    const server = path.join(app, 'zod-server.mjs');
-    writeFileSync(
-      server,
+    await withAppServer(
+      'zod-server.mjs',
       `import { z } from 'zod';
 import { StdioMcpServer, defineTool } from 'mcp-toolkit';
 const server = new StdioMcpServer({ name: 'packed-zod', version: '1.0.0' });
@@ -182,25 +198,18 @@ server.registerTool(defineTool({
   execute: ({ text, times }) => text.repeat(times),
 }));
 await server.start();`,
+      async (client) => {
+        expect(await client.toolNames()).toEqual(['repeat']);
+        expect((await client.callTool('repeat', { text: 'ab', times: 2 })).content[0]?.text).toBe('abab');
+        const refused = await client.callTool('repeat', { text: 'ab', times: 0 });
+        expect(refused.isError).toBe(true);
+      },
     );
-    const client = await connectClient(
-      'v2-modern',
-      new StdioV2({ command: process.execPath, args: [server], cwd: app, stderr: 'pipe' }),
-    );
-    try {
-      expect(await client.toolNames()).toEqual(['repeat']);
-      expect((await client.callTool('repeat', { text: 'ab', times: 2 })).content[0]?.text).toBe('abab');
-      const refused = await client.callTool('repeat', { text: 'ab', times: 0 });
-      expect(refused.isError).toBe(true);
-    } finally {
-      await client.close();
-    }
   });
 
   it('runs a one-tool stdio server written against the installed package', async () => {
-    const server = path.join(app, 'server.mjs');
-    writeFileSync(
-      server,
+    await withAppServer(
+      'server.mjs',
       `import { StdioMcpServer, defineTool } from 'mcp-toolkit';
 const server = new StdioMcpServer({ name: 'packed', version: '1.0.0' });
 server.registerTool(defineTool({
@@ -210,17 +219,11 @@ server.registerTool(defineTool({
   execute: ({ text }) => text.toUpperCase(),
 }));
 await server.start();`,
+      async (client) => {
+        expect(await client.toolNames()).toEqual(['shout']);
+        expect((await client.callTool('shout', { text: 'packed' })).content[0]?.text).toBe('PACKED');
+      },
     );
-    const client = await connectClient(
-      'v2-modern',
-      new StdioV2({ command: process.execPath, args: [server], cwd: app, stderr: 'pipe' }),
-    );
-    try {
-      expect(await client.toolNames()).toEqual(['shout']);
-      expect((await client.callTool('shout', { text: 'packed' })).content[0]?.text).toBe('PACKED');
-    } finally {
-      await client.close();
-    }
   });
 
   it('serves a folder through the installed `mcp-toolkit serve --stdio` binary', async () => {
