@@ -39,7 +39,8 @@ export class HttpMcpServer extends BaseMcpServer {
    * @throws InvalidOptionsError when `serverInfo` is not `{ name, version, ... }` or holds an option, when
    *   `options` has a key {@link HttpMcpServerOptions} does not define (a subclass with options of its own
    *   takes them out before calling `super`), or on an option value of the wrong type or range (negative
-   *   size or timeout, path without `/`, `https` without key and cert).
+   *   size or timeout, path without `/`, `https` without key and cert), or a `healthPath` / `readyPath`
+   *   that another route already answers (the MCP `path`, each other, the OAuth metadata).
    */
   constructor(serverInfo: ServerInfo, options: HttpMcpServerOptions = {}) {
     checkServerArguments('HttpMcpServer', serverInfo, options, HTTP_OPTION_KEYS);

@@ -83,6 +83,27 @@ describe('option values of the servers', () => {
     );
   });
 
+  it('a health or readiness path another route answers is refused (it would shadow that route)', () => {
+    const onMcp = refusal(() => new HttpMcpServer(INFO, { healthPath: '/mcp' }));
+    expect(onMcp.message).toContain("healthPath must be a path no other route of the server answers, got \"/mcp\"");
+    expect(onMcp.message).toContain('the MCP endpoint (option path)');
+    expect(onMcp.option).toBe('healthPath');
+    // Express matches case-insensitively, with or without a trailing slash.
+    expect(refusal(() => new HttpMcpServer(INFO, { path: '/rpc', readyPath: '/RPC/' })).option).toBe('readyPath');
+    expect(refusal(() => new HttpMcpServer(INFO, { healthPath: '/ready' })).message).toContain("healthPath's route");
+    const metadata = refusal(
+      () =>
+        new HttpMcpServer(INFO, {
+          healthPath: '/.well-known/oauth-protected-resource/mcp',
+          authorization: { issuer: 'https://auth.example', audience: 'https://mcp.example/mcp' },
+        }),
+    );
+    expect(metadata.message).toContain('OAuth protected-resource metadata');
+    // Distinct paths, and a route left out, are fine.
+    expect(() => new HttpMcpServer(INFO, { healthPath: '/healthz', readyPath: false, path: '/health' })).not.toThrow();
+    expect(() => new HttpMcpServer(INFO, { healthPath: false, readyPath: '/mcp/ready' })).not.toThrow();
+  });
+
   it('value errors that were RangeErrors are InvalidOptionsErrors with a code', () => {
     expect(refusal(() => new StdioMcpServer(INFO, { maxMessageBytes: 0 })).message).toContain(
       'StdioMcpServer option maxMessageBytes must be a whole number of bytes >= 1, got 0',

@@ -13,6 +13,7 @@ import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
 import { checkOptionValues, invalidOptionValue } from '../../../option-values.js';
 import { HTTP_RULES, HTTPS_RULES } from './option-rules.js';
+import { checkRouteConflicts } from './route-conflicts.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../server/server-options.js';
 import { BASE_OPTION_NAMES } from '../../server/option-keys.js';
@@ -334,7 +335,7 @@ export function resolveSharedEndpointOptions(
  * (`HttpMcpServer` with the base options, `serveHttp` with {@link HTTP_SERVE_OPTION_KEYS}).
  * @param owner - names the options in errors (`HttpMcpServer`, `serveHttp`).
  * @throws InvalidOptionsError when `options.https` has a key it does not define, or on an option value of the wrong type or range (a negative size or timeout, a port
- *   that is not an integer, `https` without `key` and `cert`).
+ *   that is not an integer, `https` without `key` and `cert`), or a `healthPath` / `readyPath` another route answers.
  */
 export function resolveHttpOptions(
   options: HttpMcpServerOptions,
@@ -348,6 +349,9 @@ export function resolveHttpOptions(
     options.dnsRebindingProtection ??
     (isLoopbackHost(host) || options.allowedHosts !== undefined || options.allowedOrigins !== undefined);
   const cors = options.cors === true ? {} : options.cors || undefined;
+  const healthPath = options.healthPath ?? '/health';
+  const readyPath = options.readyPath ?? '/ready';
+  checkRouteConflicts(owner, { path: shared.path, healthPath, readyPath, authorization: !!options.authorization });
   return {
     ...shared,
     host,
@@ -365,8 +369,8 @@ export function resolveHttpOptions(
     allowedHosts: protect ? (options.allowedHosts ?? localhostAllowedHostnames()) : undefined,
     allowedOrigins: protect ? (options.allowedOrigins?.map(originHostname) ?? localhostAllowedOrigins()) : undefined,
     cors,
-    healthPath: options.healthPath ?? '/health',
-    readyPath: options.readyPath ?? '/ready',
+    healthPath,
+    readyPath,
     ping: resolvePing(owner, options),
   };
 }
