@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { runDev, type DevFlags } from './dev/dev-command.js';
-import { callTarget, listTarget, type OneShotFlags } from './one-shot.js';
+import type { DevFlags } from './dev/dev-command.js';
+import type { OneShotFlags } from './one-shot.js';
 
 const TARGET_HELP =
   'a server file (.ts runs through tsx, .js through node), a stdio command line in quotes ' +
@@ -9,6 +9,7 @@ const TARGET_HELP =
 /**
  * Registers the client-side commands on the CLI: `dev` (run a server file, watch it, show what a
  * client sees), `list` and `call` (one-shot use against a server file, stdio command or URL).
+ * Each action loads its code when run: `serve` never compiles the client side (its SDK client, watcher).
  */
 export function addClientCommands(program: Command, version: string): void {
   program
@@ -19,14 +20,14 @@ export function addClientCommands(program: Command, version: string): void {
     .argument('<file>', 'the server file: server.ts, server.js, ...')
     .option('--url <url>', 'the file serves Streamable HTTP at this URL: connect there instead of over its stdio')
     .option('--watch <path...>', 'more files or folders whose changes restart the server')
-    .action((file: string, flags: DevFlags) => runDev(file, flags, version));
+    .action(async (file: string, flags: DevFlags) => (await import('./dev/dev-command.js')).runDev(file, flags, version));
 
   program
     .command('list')
     .description("List a server's tools, resources, resource templates and prompts.")
     .argument('<target>', TARGET_HELP)
     .option('--json', 'print the lists as one JSON object')
-    .action((target: string, flags: OneShotFlags) => listTarget(target, flags, version));
+    .action(async (target: string, flags: OneShotFlags) => (await import('./one-shot.js')).listTarget(target, flags, version));
 
   program
     .command('call')
@@ -37,6 +38,7 @@ export function addClientCommands(program: Command, version: string): void {
     .option('--timeout <ms>', 'how long to wait for the result (default 60000)')
     .option('--json', 'print the whole CallToolResult as JSON')
     .action(async (target: string, tool: string, flags: OneShotFlags) => {
+      const { callTarget } = await import('./one-shot.js');
       process.exitCode = await callTarget(target, tool, flags, version);
     });
 }

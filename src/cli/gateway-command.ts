@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
 import { parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
-import { serveGateway } from './gateway.js';
 
 /** Options of `gateway` as commander parses them. */
 interface GatewayFlags {
@@ -67,6 +66,8 @@ export function addGatewayCommand(program: Command, version: string): void {
         : token && !opts.redis
           ? defaultStateFile(config)
           : undefined;
+      // Loaded when chosen: `serve` never compiles the gateway's code.
+      const { serveGateway } = await import('./gateway.js');
       const server = await serveGateway(
         {
           config,

@@ -10,8 +10,7 @@ import type { HttpsOptions } from '../mcp/transports/http/options.js';
 import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
 import type { StdioMcpServer } from '../mcp/stdio-server.js';
 import { createDocumentTools } from '../document-tools/document-tools.js';
-import { connectHelp, type ServeSummary } from './connect-help.js';
-import { FileToolStateStore } from '../state/file-tool-state-store.js';
+import type { ServeSummary } from './connect-help.js';
 import type { DocumentLimits } from './document-limits.js';
 
 /** Options of the `serve` command. */
@@ -77,13 +76,19 @@ export function cliLogger() {
   return createDefaultLogger(process.env.MCP_TOOLKIT_LOG_LEVEL || 'warn');
 }
 
-/** Server options shared by both transports: documents, quiet logger, tool state file, pings. */
-function commonOptions(options: ServeOptions, logger: Logger = cliLogger()) {
+/**
+ * Server options shared by both transports: documents, quiet logger, tool state file, pings. The state
+ * file's store loads only when one is given: a plain `serve` starts without compiling it.
+ */
+async function commonOptions(options: ServeOptions, logger: Logger = cliLogger()) {
+  const toolState = options.stateFile
+    ? new (await import('../state/file-tool-state-store.js')).FileToolStateStore(options.stateFile)
+    : undefined;
   return {
     documents: documentStore(options),
     ...(options.pingIntervalMs !== undefined && { pingIntervalMs: options.pingIntervalMs }),
     logger,
-    ...(options.stateFile && { toolState: new FileToolStateStore(options.stateFile) }),
+    ...(toolState && { toolState }),
   };
 }
 
@@ -125,8 +130,11 @@ export function registerFolder(
   };
 }
 
-function banner(summary: ServeSummary, quiet: boolean | undefined): void {
-  if (!quiet) process.stderr.write(connectHelp(summary, process.argv[1] ?? 'mcp-toolkit'));
+/** Prints how to connect (to stderr), unless `quiet`; its formatting (shell quoting) loads only then. */
+async function banner(summary: ServeSummary, quiet: boolean | undefined): Promise<void> {
+  if (quiet) return;
+  const { connectHelp } = await import('./connect-help.js');
+  process.stderr.write(connectHelp(summary, process.argv[1] ?? 'mcp-toolkit'));
 }
 
 /**
@@ -137,10 +145,10 @@ function banner(summary: ServeSummary, quiet: boolean | undefined): void {
 export async function serveStdioFolder(options: ServeOptions, version: string): Promise<StdioMcpServer> {
   // Each transport is imported only when chosen: a stdio server never loads the HTTP stack.
   const { StdioMcpServer } = await import('../mcp/stdio-server.js');
-  const server = new StdioMcpServer(serverInfo(options, version), commonOptions(options));
+  const server = new StdioMcpServer(serverInfo(options, version), await commonOptions(options));
   const summary = registerFolder(server, options);
   await server.start();
-  banner({ ...summary, transport: 'stdio' }, options.quiet);
+  await banner({ ...summary, transport: 'stdio' }, options.quiet);
   return server;
 }
 
@@ -190,7 +198,7 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
     sessionLimitPolicy: options.sessionLimitPolicy,
     ...(options.https && { https: options.https }),
     ...(options.authorization && { authorization: options.authorization }),
-    ...commonOptions(options, logger),
+    ...(await commonOptions(options, logger)),
     cluster,
   });
   if (options.adminToken) {
@@ -214,7 +222,7 @@ export async function serveHttpFolder(options: ServeHttpOptions, version: string
   const settingsUrl = options.adminToken
     ? `${new URL('/admin/', url).href}#token=${encodeURIComponent(options.adminToken)}`
     : undefined;
-  banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
+  await banner({ ...summary, transport: 'http', url, settingsUrl, stateFile: options.stateFile }, options.quiet);
   if (options.quiet && settingsUrl && options.adminTokenGenerated) {
     process.stderr.write(`mcp-toolkit: settings page (keep this URL private): ${settingsUrl}\n`);
   }
