@@ -6,6 +6,7 @@
 //
 // MCP_TOOLKIT_DIST=<checkout>/dist measures another build of the toolkit (see lib/dist.mjs);
 // CALLGRIND_KEEP=<file> keeps the profile there (for callgrind_annotate) instead of deleting it.
+// CALLGRIND_ERA=modern makes the calls 2026-07-28 requests (no handshake, `_meta` on each) instead of 2025-11-25.
 // CALLGRIND_WARMUP=<n> sets the calls made before counting starts (default 1000). Under valgrind V8's
 // optimizing compiler thread runs late: after 1,000 calls about half of a 2,000-call window is still
 // TurboFan compiling the hot path (a fixed cost, the same for every call count), which a warm-up of
@@ -34,7 +35,7 @@ if (args[0] === '--serve') {
   process.on('exit', () => child.kill('SIGKILL')); // no valgrind server left behind if this run fails
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const guard = setTimeout(() => child.kill('SIGKILL'), 15 * 60_000); // bounded, whatever happens
-  const driver = new StdioDriver(child);
+  const driver = new StdioDriver(child, process.env.CALLGRIND_ERA === 'modern' ? 'modern' : 'legacy');
   await driver.initialize();
   const warmup = Number(process.env.CALLGRIND_WARMUP ?? 1000);
   for (let i = 0; i < warmup; i += 1) await driver.call();

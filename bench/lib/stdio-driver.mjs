@@ -3,8 +3,10 @@
 import { bodies } from './http-driver.mjs';
 
 export class StdioDriver {
-  constructor(child) {
+  /** `era`: `legacy` (the 2025-11-25 handshake, then plain calls) or `modern` (2026-07-28: no handshake, each call carries `_meta`). */
+  constructor(child, era = 'legacy') {
     this.child = child;
+    this.era = era;
     this.waiting = new Map();
     this.nextId = 1;
     let buffer = '';
@@ -35,13 +37,14 @@ export class StdioDriver {
     });
   }
 
-  /** The 2025-11-25 handshake. */
+  /** The 2025-11-25 handshake; a 2026-07-28 client has none (each request says its version). */
   async initialize() {
+    if (this.era === 'modern') return;
     await this.request(bodies.initialize);
     this.child.stdin.write(`${bodies.initialized()}\n`);
   }
 
   call() {
-    return this.request((id) => bodies.call(id));
+    return this.request((id) => (this.era === 'modern' ? bodies.modernCall(id) : bodies.call(id)));
   }
 }
