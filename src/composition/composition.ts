@@ -23,7 +23,9 @@ export interface UpstreamHandle {
    *   its state and its last error, secrets blanked) when `timeoutMs` passes first, when the upstream is
    *   closed first (`close()`, `stop()`), or when it can never connect in this process (the
    *   `@modelcontextprotocol/client` package is missing); with `InvalidOptionsError` for a bad option.
-   *   The upstream keeps retrying in the background after a timeout.
+   *   The upstream keeps retrying in the background after a timeout. While pending, the wait holds the
+   *   process open (at most `timeoutMs`), so it settles even when awaited at an app's top level with
+   *   nothing else running; an upstream nobody waits on never holds the process.
    */
   whenConnected(options?: WhenConnectedOptions): Promise<void>;
   /** Disconnects it for good (a stdio child is stopped) and removes its tools in one change. */

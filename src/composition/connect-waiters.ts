@@ -7,7 +7,8 @@ export interface WhenConnectedOptions {
   /**
    * Longest wait, ms (default 60000, at most 2^31-1): after it the promise rejects with an
    * `UpstreamError` (`UPSTREAM_UNAVAILABLE`) naming the upstream, its state and its last error.
-   * The upstream keeps retrying in the background either way.
+   * The upstream keeps retrying in the background either way. While the wait is pending it holds the
+   * process open (at most this long), so a wait awaited at an app's top level always settles.
    */
   timeoutMs?: number;
 }
@@ -23,8 +24,11 @@ interface Waiter {
 
 /**
  * The pending `whenConnected()` promises of one upstream: each settles exactly once, when it
- * connects, when it fails for good, or when its own time runs out (its timer never holds the
- * process open).
+ * connects, when it fails for good, or when its own time runs out. Its timer holds the process open
+ * until then: the upstream's own retry timer does not (an upstream nobody waits on never keeps a
+ * process alive), so an app awaiting `whenConnected()` at its top level with nothing else pending
+ * would otherwise end with exit code 13 (an unsettled top-level await) instead of the rejection.
+ * `failed()` (its `close()`, the server's `stop()`) clears every timer at once.
  */
 export class ConnectWaiters {
   readonly #waiters = new Set<Waiter>();
@@ -57,7 +61,6 @@ export class ConnectWaiters {
           reject(new UpstreamError('UPSTREAM_UNAVAILABLE', this.upstream, message));
         }, limit),
       };
-      waiter.timer.unref();
       this.#waiters.add(waiter);
     });
   }

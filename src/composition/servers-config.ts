@@ -1,10 +1,14 @@
 import { UpstreamError } from '../errors.js';
-import { resolveUpstreamConfig, type UpstreamConfig } from './upstream-config.js';
+import {
+  HTTP_UPSTREAM_KEYS,
+  STDIO_UPSTREAM_KEYS,
+  misplacedTransportKeys,
+  resolveUpstreamConfig,
+  type UpstreamConfig,
+} from './upstream-config.js';
 
 /** Keys of one `mcpServers` entry that are not the upstream's own settings but are fine to meet. */
 const IGNORED_KEYS = new Set(['type', 'transport', 'description', 'disabled', 'timeout']);
-const STDIO_KEYS = new Set(['command', 'args', 'env', 'cwd']);
-const HTTP_KEYS = new Set(['url', 'headers']);
 
 /**
  * The upstream name a `mcpServers` key becomes: characters outside `A-Z a-z 0-9 _ -` turn into `_`,
@@ -72,15 +76,11 @@ export function parseServersConfig(text: string, source: string): UpstreamConfig
     }
     if (type !== undefined && (type === 'stdio') === http)
       fail(key, `"${key}": type "${String(type)}" does not match its fields`);
-    const allowed = http ? HTTP_KEYS : STDIO_KEYS;
-    const other = http ? STDIO_KEYS : HTTP_KEYS;
+    // A key of the other transport ("args" beside "url") is known, just misplaced: say so (addUpstream's check).
+    const misplaced = misplacedTransportKeys(entry);
+    if (misplaced) fail(key, `"${key}": ${misplaced.message}`);
+    const allowed = http ? HTTP_UPSTREAM_KEYS : STDIO_UPSTREAM_KEYS;
     const unknown = Object.keys(entry).filter((field) => !allowed.has(field) && !IGNORED_KEYS.has(field));
-    // A key of the other transport ("args" beside "url") is known, just misplaced: say so.
-    const misplaced = unknown.filter((field) => other.has(field));
-    if (misplaced.length > 0) {
-      const kind = http ? 'an HTTP server ("url")' : 'a stdio server ("command")';
-      fail(key, `"${key}": ${misplaced.join(', ')} ${misplaced.length > 1 ? 'do' : 'does'} not apply to ${kind}`);
-    }
     if (unknown.length > 0) fail(key, `"${key}": unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
     const name = upstreamNameOf(key);
     if (names.has(name)) fail(key, `"${key}" and "${names.get(name)}" both become the upstream name "${name}"`);

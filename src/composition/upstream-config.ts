@@ -1,4 +1,4 @@
-import { UpstreamError } from '../errors.js';
+import { InvalidOptionsError, UpstreamError } from '../errors.js';
 import { assertKnownOptions } from '../known-options.js';
 import { assertNamespace } from './namespace.js';
 
@@ -50,6 +50,10 @@ export interface StdioUpstreamConfig extends UpstreamConfigBase {
   env?: Readonly<Record<string, string>>;
   /** The child's working directory (default: this process's). */
   cwd?: string;
+  /** HTTP only: refused beside `command` (`InvalidOptionsError`). */
+  url?: never;
+  /** HTTP only: refused beside `command` (`InvalidOptionsError`). */
+  headers?: never;
 }
 
 /** An upstream server at a Streamable HTTP endpoint (either protocol era). */
@@ -58,10 +62,20 @@ export interface HttpUpstreamConfig extends UpstreamConfigBase {
   url: string;
   /** Headers sent with every request, e.g. `{ Authorization: 'Bearer …' }`. Never logged or listed. */
   headers?: Readonly<Record<string, string>>;
+  /** Stdio only: refused beside `url` (`InvalidOptionsError`), as are `args`, `env` and `cwd`. */
+  command?: never;
+  args?: never;
+  env?: never;
+  cwd?: never;
 }
 
 /** An upstream server: a child process over stdio ({@link StdioUpstreamConfig}) or an HTTP endpoint ({@link HttpUpstreamConfig}). */
 export type UpstreamConfig = StdioUpstreamConfig | HttpUpstreamConfig;
+
+/** The fields of either kind of upstream, as a caller may pass them before they are checked. */
+type AnyUpstreamFields = Partial<
+  Omit<StdioUpstreamConfig, 'url' | 'headers'> & Omit<HttpUpstreamConfig, 'command' | 'args' | 'env' | 'cwd'>
+>;
 
 /** A configuration checked and completed with its defaults. */
 export type ResolvedUpstreamConfig = UpstreamConfig & {
@@ -88,6 +102,11 @@ function positive(name: string, field: string, value: unknown, fallback: number,
   throw new UpstreamError('INVALID_UPSTREAM', name, `Upstream "${name}": ${field} must be a positive number of ms.`);
 }
 
+/** The keys of a stdio upstream only ({@link StdioUpstreamConfig}). */
+export const STDIO_UPSTREAM_KEYS: ReadonlySet<string> = new Set(['command', 'args', 'env', 'cwd']);
+/** The keys of an HTTP upstream only ({@link HttpUpstreamConfig}). */
+export const HTTP_UPSTREAM_KEYS: ReadonlySet<string> = new Set(['url', 'headers']);
+
 /** Every key of an upstream configuration, stdio and HTTP. */
 const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
   'name',
@@ -97,13 +116,29 @@ const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
   'callTimeoutMs',
   'pingIntervalMs',
   'pingTimeoutMs',
-  'command',
-  'args',
-  'env',
-  'cwd',
-  'url',
-  'headers',
+  ...STDIO_UPSTREAM_KEYS,
+  ...HTTP_UPSTREAM_KEYS,
 ]);
+
+/**
+ * The keys of the other transport given in an upstream entry (`args`, `env` or `cwd` beside `url`; `headers`
+ * beside `command`) and why they do not apply, or `undefined` when there are none. An entry with a `url` is an
+ * HTTP one, any other a stdio one; a key whose value is `undefined` is not given. The one check of
+ * `addUpstream()` and of the gateway's servers file: such a key is known, so it must not pass silently.
+ */
+export function misplacedTransportKeys(
+  entry: Readonly<Record<string, unknown>>,
+): { keys: string[]; message: string } | undefined {
+  const http = entry.url !== undefined;
+  const other = http ? STDIO_UPSTREAM_KEYS : HTTP_UPSTREAM_KEYS;
+  const keys = Object.keys(entry).filter((key) => other.has(key) && entry[key] !== undefined);
+  if (keys.length === 0) return undefined;
+  const [kind, otherKind] = http
+    ? ['an HTTP server ("url")', 'a stdio server ("command")']
+    : ['a stdio server ("command")', 'an HTTP server ("url")'];
+  const verb = keys.length > 1 ? 'do' : 'does';
+  return { keys, message: `${keys.join(', ')} ${verb} not apply to ${kind}: only ${otherKind} has it` };
+}
 
 /**
  * Checks an upstream configuration and fills in its defaults.
@@ -111,10 +146,12 @@ const UPSTREAM_KEYS: ReadonlySet<string> = new Set([
  *   namespace, neither or both of `command` and `url`, a URL that is not http(s) or that has a user
  *   name or password in it (the message says to use `headers`; it never quotes them), `args` that are
  *   not strings, `env` / `headers` whose values are not strings, a non-positive time.
- * @throws InvalidOptionsError for a key no upstream configuration has (with the nearest known key).
+ * @throws InvalidOptionsError for a key no upstream configuration has (with the nearest known key), and for
+ *   a key of the other transport (`args`, `env` or `cwd` beside `url`; `headers` beside `command`), naming
+ *   it in `unknownKeys` and the message and saying which kind of upstream has it.
  */
 export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamConfig {
-  const raw = (config ?? {}) as Partial<StdioUpstreamConfig & HttpUpstreamConfig>;
+  const raw = (config ?? {}) as AnyUpstreamFields;
   assertNamespace(raw.name, 'addUpstream() name');
   const name = raw.name;
   const fail = (message: string): never => {
@@ -126,6 +163,11 @@ export function resolveUpstreamConfig(config: UpstreamConfig): ResolvedUpstreamC
   assertNamespace(namespace, `Upstream "${name}"`);
   const hasCommand = raw.command !== undefined;
   if (hasCommand === (raw.url !== undefined)) fail('give either `command` (stdio) or `url` (Streamable HTTP).');
+  const misplaced = misplacedTransportKeys(raw);
+  if (misplaced) {
+    const owner = `addUpstream() option (upstream "${name}")`;
+    throw new InvalidOptionsError(owner, misplaced.keys, `Upstream "${name}": ${misplaced.message}.`);
+  }
   if (hasCommand) {
     if (typeof raw.command !== 'string' || raw.command === '') fail('`command` must be a non-empty string.');
     if (raw.args !== undefined && !(Array.isArray(raw.args) && raw.args.every((arg) => typeof arg === 'string'))) {

@@ -88,12 +88,12 @@ export function createReadDocumentTool(documents: DocumentStoreView): Tool<ReadD
       'read part of it: page (converted PDFs, whose text has "--- page N ---" lines) and/or offset/length in characters.',
     inputSchema,
     annotations: { readOnlyHint: true, openWorldHint: false },
-    execute: async ({ uri, page, offset, length }): Promise<ToolReturn> => {
+    execute: async ({ uri, page, offset, length }, context): Promise<ToolReturn> => {
       const entry = documents.get(uri) ?? documents.list().find((doc) => doc.name === uri);
       if (!entry) throw new UserError(`No document "${uri}". Call list_documents to see the available documents.`);
       let contents;
       try {
-        contents = await documents.readFull(entry.uri);
+        contents = await documents.readFull(entry.uri, { signal: context.signal }); // a call that ended converts nothing
       } catch (error) {
         if (error instanceof DocumentNotFoundError) throw new UserError(`Document "${uri}" no longer exists on disk.`);
         throw error;

@@ -39,7 +39,13 @@ export interface ReadContext {
   pool: ConversionPool;
   failures: ConversionFailures;
   /** Conversions running now, by path and file version: concurrent reads of one file share one conversion. */
-  inflight: Map<string, Promise<Content>>;
+  inflight: Map<string, Flight>;
+}
+
+/** A conversion running now, and the signal of the read that started it (which may end it before it converts). */
+interface Flight {
+  readonly content: Promise<Content>;
+  readonly signal: AbortSignal | undefined;
 }
 
 /** A store's read state as its first read makes it: an empty cache of `cacheMaxBytes`, nothing failed or running. */
@@ -161,8 +167,11 @@ function costOf(content: Content): number {
  * Reads one document now: re-checks the root boundary, stats the file, returns the cached conversion when
  * the file is unchanged, answers the remembered failure when this unchanged file failed before, else reads,
  * detects (unless overridden), converts (in the pool, under its limits) and caches (unless `keep` is
- * false). Concurrent reads of the same file version share one conversion.
+ * false). Concurrent reads of the same file version share one conversion. Once `signal` aborts, the read
+ * stops at its next step and starts no conversion (a background index stopping with its store must not
+ * start conversion processes after `close()`); a conversion another read is waiting for is not ended by it.
  *
+ * @throws the signal's reason when `signal` aborts before the content is ready
  * @throws DocumentNotFoundError the file vanished or is no longer a regular file
  * @throws InvalidPathError `PATH_OUTSIDE_ROOT` when a folder entry now resolves outside its root
  * @throws DocumentReadError `RESOURCE_TOO_LARGE`, `CONVERSION_FAILED` or (`ConversionLimitError`)
@@ -172,10 +181,12 @@ export async function readDocument(
   doc: StoredDocument,
   context: ReadContext,
   keep = true,
+  signal?: AbortSignal,
 ): Promise<DocumentReadContents> {
   const { converters, cache, failures } = context;
   const { uri, path } = doc.resource;
   const stats = await checkFile(doc);
+  signal?.throwIfAborted();
   const extension = extensionOf(path);
   const hit = cache.get(path);
   if (
@@ -192,25 +203,36 @@ export async function readDocument(
   const failed = failures.get(path, version, (key) => converters.find(key.sourceMimeType, extension));
   if (failed !== undefined) throw failed;
   const flightKey = `${path}\0${stats.size}\0${stats.mtimeMs}\0${stats.ino}\0${doc.mimeOverride ?? ''}`;
+  signal?.throwIfAborted();
   let flight = context.inflight.get(flightKey);
   if (flight === undefined) {
-    flight = convertNow(doc, context, stats, extension, keep);
+    flight = { content: convertNow(doc, context, stats, extension, keep, signal), signal };
     context.inflight.set(flightKey, flight);
-    void flight.then(
+    void flight.content.then(
       () => context.inflight.delete(flightKey),
       () => context.inflight.delete(flightKey),
     );
   }
-  return [{ uri, ...(await flight) }];
+  try {
+    return [{ uri, ...(await flight.content) }];
+  } catch (error) {
+    // The read that started it was aborted before it converted: this one converts for itself (the entry is gone).
+    const ended = flight.signal;
+    if (ended !== signal && ended?.aborted === true && error === ended.reason) {
+      return readDocument(doc, context, keep, signal);
+    }
+    throw error;
+  }
 }
 
-/** Reads, detects, converts and caches (or remembers the failure of) one file version. */
+/** Reads, detects, converts and caches (or remembers the failure of) one file version; see `readDocument` for `signal`. */
 async function convertNow(
   doc: StoredDocument,
   context: ReadContext,
   stats: Stats,
   extension: string,
   keep: boolean,
+  signal: AbortSignal | undefined,
 ): Promise<Content> {
   const { path } = doc.resource;
   let bytes: Uint8Array;
@@ -221,6 +243,7 @@ async function convertNow(
   }
   if (bytes.length > doc.maxFileSizeBytes) throw tooLarge(doc, bytes.length);
   const sourceMimeType = doc.mimeOverride ?? (await detectMimeType(path, bytes));
+  signal?.throwIfAborted(); // the last step before a conversion (and perhaps a conversion process) starts
   const converter = context.converters.find(sourceMimeType, extension);
   let content: Content;
   try {

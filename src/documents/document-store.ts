@@ -302,15 +302,20 @@ export class DocumentStore {
    * Like {@link read} but the whole converted content, whatever its length: for in-process consumers that
    * select their own part (the `read_document` tool, the search index). A `#fragment` on the URI is ignored.
    * With `cache: false` a conversion is not kept in the content cache (a cached one is still used): the
-   * search index reads every document once, which would evict what clients read.
+   * search index reads every document once, which would evict what clients read. Once `signal` aborts the
+   * read stops where it is and starts no conversion (one already running goes on for other readers).
    * @throws the errors of {@link read} except `UserError`
+   * @throws the signal's reason when `options.signal` aborts before the read is done
    */
-  async readFull(uri: string, options: { cache?: boolean } = {}): Promise<DocumentReadContents> {
+  async readFull(uri: string, options: { cache?: boolean; signal?: AbortSignal } = {}): Promise<DocumentReadContents> {
+    const { signal } = options;
+    signal?.throwIfAborted();
     const doc = this.#lookup(uri);
     if (doc === undefined) throw new DocumentNotFoundError(uri);
     const { createReadContext, readDocument } = await loadReadPath();
+    signal?.throwIfAborted();
     this.#read ??= createReadContext(this.converters, this.conversions, this.#cacheMaxBytes);
-    return readDocument(doc, this.#read, options.cache !== false);
+    return readDocument(doc, this.#read, options.cache !== false, signal);
   }
 
   /**

@@ -27,7 +27,8 @@ export interface DocumentSearchIndexOptions {
   /**
    * Build the index now, in the background, and apply the store's changes as they come (a tick after
    * each change event) instead of just before the next search. The work stops when the store closes or
-   * {@link DocumentSearchIndex.close} is called. Default `false` (nothing is read until the first search).
+   * {@link DocumentSearchIndex.close} is called: no document is read after that, and reads under way stop
+   * before converting (none starts a conversion process). Default `false` (nothing is read until the first search).
    */
   background?: boolean;
 }
@@ -195,7 +196,7 @@ export class DocumentSearchIndex {
       if (hits.length >= limit) break;
       options.signal?.throwIfAborted();
       const terms = [...new Set(match.terms)];
-      const hit = await this.#hit(match.uri, match.page, terms);
+      const hit = await this.#hit(match.uri, match.page, terms, options.signal);
       if (hit === undefined) continue;
       hits.push({
         ...hit,
@@ -378,7 +379,7 @@ export class DocumentSearchIndex {
         }
         this.#indexing += 1;
         try {
-          await this.#index(uri);
+          await this.#index(uri, signal);
         } finally {
           this.#indexing -= 1;
         }
@@ -388,8 +389,12 @@ export class DocumentSearchIndex {
     signal?.throwIfAborted();
   }
 
-  /** (Re)indexes one document from the store's current entry; unreadable text is recorded, not thrown. */
-  async #index(uri: string): Promise<void> {
+  /**
+   * (Re)indexes one document from the store's current entry; unreadable text is recorded, not thrown. When
+   * `signal` aborts during the read (the background build stopping: the store closed, or {@link close}), the
+   * read starts no conversion and the document is left for the next refresh.
+   */
+  async #index(uri: string, signal: AbortSignal | undefined): Promise<void> {
     this.#remove(uri);
     const resource = this.#store.get(uri);
     if (resource === undefined) return;
@@ -397,9 +402,10 @@ export class DocumentSearchIndex {
     let unreadable = false;
     if (isTextMimeType(resource.mimeType)) {
       try {
-        const [content] = await this.#store.readFull(uri, { cache: false });
+        const [content] = await this.#store.readFull(uri, { cache: false, signal });
         if (content !== undefined && 'text' in content) text = content.text;
       } catch {
+        if (signal?.aborted === true) return void this.#stale.add(uri); // not unreadable: not read
         unreadable = true;
       }
     }
@@ -420,20 +426,25 @@ export class DocumentSearchIndex {
     this.#docs.delete(uri);
   }
 
-  /** The listed fields and snippet of a match, read now; `undefined` when the document is gone or unreadable. */
+  /**
+   * The listed fields and snippet of a match, read now; `undefined` when the document is gone or unreadable.
+   * @throws the signal's reason when `signal` aborts (the read starts no conversion then)
+   */
   async #hit(
     uri: string,
     page: number | undefined,
     terms: readonly string[],
+    signal: AbortSignal | undefined,
   ): Promise<Omit<DocumentSearchHit, 'score' | 'pages' | 'matchedTerms'> | undefined> {
     const resource = this.#store.get(uri);
     if (resource === undefined) return undefined;
     let text: string;
     try {
-      const [content] = await this.#store.readFull(uri);
+      const [content] = await this.#store.readFull(uri, { signal });
       if (content === undefined || !('text' in content)) return undefined;
       text = content.text;
-    } catch {
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
       this.#stale.add(uri);
       return undefined;
     }

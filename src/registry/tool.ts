@@ -48,7 +48,8 @@ export interface ToolDefinition {
   /**
    * Whether a call may run as an MCP task (MCP 2025-11-25 `execution.taskSupport`; the
    * 2026-07-28 tasks extension): `forbidden` (default), `optional` or `required`. The same
-   * `execute` serves both; see `docs/tasks.md`.
+   * `execute` serves both; see `docs/tasks.md`. Listed in `tools/list` as `execution.taskSupport`
+   * to 2025-11-25 clients only: the 2026-07-28 `Tool` has no `execution` field.
    */
   taskSupport?: TaskSupport;
   /**

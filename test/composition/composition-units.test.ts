@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { namespacedName } from '../../src/composition/namespace.js';
 import { parseServersConfig } from '../../src/composition/servers-config.js';
 import { redactValue, resolveUpstreamConfig, secretRedactor } from '../../src/composition/upstream-config.js';
-import { UpstreamError } from '../../src/errors.js';
+import { InvalidOptionsError, UpstreamError } from '../../src/errors.js';
+import { HttpMcpServer } from '../../src/mcp/http-server.js';
 import { defineTool } from '../../src/registry/tool.js';
 import { ToolRegistry, type RegistryChange } from '../../src/registry/tool-registry.js';
 
@@ -100,6 +101,49 @@ describe('resolveUpstreamConfig', () => {
     expect(() => resolveUpstreamConfig(config as never)).toThrow(UpstreamError);
     // Never quoting a credential of the URL.
     expect(() => resolveUpstreamConfig(config as never)).not.toThrow(/alice|pw-77|tok-88/);
+  });
+
+  it.each([
+    [{ name: 'a', url: 'http://x/mcp', args: ['--port', '1'] }, ['args'], /"a": args does not apply to an HTTP server/],
+    [
+      { name: 'a', url: 'http://x/mcp', env: { A: 'b' }, cwd: '/tmp' },
+      ['env', 'cwd'],
+      /env, cwd do not apply to an HTTP/,
+    ],
+    [{ name: 'a', command: 'x', headers: { A: 'b' } }, ['headers'], /headers does not apply to a stdio server/],
+  ])('refuses %j with InvalidOptionsError naming the key of the other transport', (config, keys, message) => {
+    const error = (() => {
+      try {
+        resolveUpstreamConfig(config as never);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(InvalidOptionsError);
+    expect(error).toMatchObject({ code: 'INVALID_OPTIONS', unknownKeys: keys, message });
+    expect((error as Error).message).toMatch(/only (a stdio|an HTTP) server \("(command|url)"\) has it\.$/);
+  });
+
+  it('accepts a key of the other transport whose value is undefined (not given)', () => {
+    expect(resolveUpstreamConfig({ name: 'a', command: 'x', headers: undefined })).toMatchObject({ command: 'x' });
+    expect(resolveUpstreamConfig({ name: 'a', url: 'http://x/mcp', args: undefined })).toMatchObject({
+      url: 'http://x/mcp',
+    });
+  });
+
+  it('addUpstream() refuses a misplaced key before anything starts, the servers file names it the same way', () => {
+    const server = new HttpMcpServer({ name: 'gw', version: '1' }, { port: 0 });
+    expect(() => server.addUpstream({ name: 'a', url: 'http://x/mcp', args: ['x'] } as never)).toThrow(
+      InvalidOptionsError,
+    );
+    expect(() => server.addUpstream({ name: 'b', command: 'x', headers: { A: 'b' } } as never)).toThrow(
+      'Upstream "b": headers does not apply to a stdio server ("command"): only an HTTP server ("url") has it.',
+    );
+    expect(server.upstreams).toEqual([]);
+    const file = JSON.stringify({ mcpServers: { b: { command: 'x', headers: { A: 'b' } } } });
+    expect(() => parseServersConfig(file, 'servers.json')).toThrow(
+      'servers.json: "b": headers does not apply to a stdio server ("command"): only an HTTP server ("url") has it',
+    );
   });
 
   it.each([

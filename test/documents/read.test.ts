@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConvertedContent, Converter, ConverterInput } from '../../src/converters/index.js';
 import { DocumentStore, type DocumentReadContents } from '../../src/documents/index.js';
 import { DocumentNotFoundError, DocumentReadError, InvalidPathError, ToolkitError } from '../../src/errors.js';
@@ -15,7 +15,7 @@ import {
   utf16WithBom,
   writeFile,
 } from '../fixtures/document-builders.js';
-import { useDocumentStore } from './store-harness.js';
+import { until, useDocumentStore } from './store-harness.js';
 
 const harness = useDocumentStore();
 let dir: string;
@@ -183,6 +183,46 @@ describe('DocumentStore.read: errors', () => {
     await fs.rm(file);
     await fs.symlink(outside, file);
     expect(textOf(await store.read(entry!.uri))).toBe('secret');
+  });
+});
+
+describe('DocumentStore.readFull: signal', () => {
+  it('a read whose signal has aborted converts nothing and rejects with its reason', async () => {
+    const counting = countingConverter();
+    store.converters.register(counting);
+    const { uri } = store.registerDocument(await writeFile(dir, 'a.md', 'never'));
+    const signal = AbortSignal.abort(new Error('the index stopped'));
+    await expect(store.readFull(uri, { signal })).rejects.toThrow('the index stopped');
+    expect(counting.calls).toBe(0);
+  });
+
+  it('a read sharing the conversion of a read aborted before it converted still gets the content', async () => {
+    const counting = countingConverter();
+    store.converters.register(counting);
+    const { uri } = store.registerDocument(await writeFile(dir, 'a.md', 'shared'));
+    const readFile = fs.readFile;
+    let letRead = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (letRead = resolve));
+    const reads = vi.spyOn(fs, 'readFile').mockImplementation(async (...args: Parameters<typeof fs.readFile>) => {
+      await gate;
+      return readFile(...args);
+    });
+    try {
+      const controller = new AbortController();
+      const first = store.readFull(uri, { signal: controller.signal }).catch((error: unknown) => error);
+      await until(() => reads.mock.calls.length === 1, []); // its conversion started: it is reading the file
+      const second = store.readFull(uri);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the second finds that conversion and waits for it
+      expect(reads).toHaveBeenCalledTimes(1);
+      controller.abort(new Error('the first reader left'));
+      letRead();
+      expect(await first).toMatchObject({ message: 'the first reader left' });
+      expect(textOf(await second)).toBe('converted:shared');
+      expect(counting.calls).toBe(1); // the aborted one never converted; the second did, once
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

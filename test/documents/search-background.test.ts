@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DocumentStore } from '../../src/documents/index.js';
 import { DocumentSearchIndex } from '../../src/documents/search-index.js';
 import { writeFile } from '../fixtures/document-builders.js';
@@ -139,6 +139,26 @@ describe('DocumentSearchIndex in the background', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Only the reads already started when the store closed (at most the index's concurrency, 4).
     expect(reads.length).toBeLessThanOrEqual(4);
+    index.close();
+  });
+
+  it('starts no conversion for the reads already under way when the store closed', async () => {
+    const root = path.join(dir, 'pages');
+    for (let i = 0; i < 8; i += 1) await writeFile(root, `page-${i}.html`, `<h1>Page ${i}</h1><p>granite</p>`);
+    store.registerFolder(root);
+    const { view, reads, hold } = recordingView(store);
+    const release = hold();
+    const index = new DocumentSearchIndex(view, { background: true });
+    await until(() => reads.length > 0, reads);
+    const conversions = vi.spyOn(store.conversions, 'convert');
+    await store.close();
+    release(); // the reads under way go on to the store now: they must stop there
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(conversions).not.toHaveBeenCalled();
+    // The store is still usable after close(): a search made now reads (and converts) again.
+    const results = await index.search('granite');
+    expect(results).toMatchObject({ indexedDocuments: 8, pendingDocuments: 0, unreadableDocuments: 0 });
     index.close();
   });
 });

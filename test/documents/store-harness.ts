@@ -65,10 +65,10 @@ export function recordingView(target: DocumentStoreView) {
     folderRoots: () => target.folderRoots(),
     get: (uri: string) => target.get(uri),
     read: (uri: string) => target.read(uri),
-    readFull: async (uri: string) => {
+    readFull: async (uri: string, options?: Parameters<DocumentStoreView['readFull']>[1]) => {
       reads.push(uri);
       await control.gate;
-      return target.readFull(uri);
+      return target.readFull(uri, options);
     },
     onChange: target.onChange.bind(target),
     watchReady: () => target.watchReady(),

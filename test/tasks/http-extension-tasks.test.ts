@@ -72,6 +72,12 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe('2026-07-28 tasks extension over HTTP', () => {
+  it('lists no execution.taskSupport: the 2026-07-28 Tool has no `execution` (the extension capability is the handshake)', async () => {
+    const tools = (await rpc('tools/list', {})).result?.tools as Array<Record<string, unknown>>;
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['slow', 'tool_error', 'protocol_error']));
+    for (const tool of tools) expect(tool).not.toHaveProperty('execution');
+  });
+
   it('answers at once with a task, reports progress while working, then inlines the direct-call result', async () => {
     const direct = await rpc('tools/call', { name: 'slow', arguments: { ms: 3000 } }, { elicitation: {} });
     expect(direct.result?.resultType).toBe('complete');

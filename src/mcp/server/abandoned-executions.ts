@@ -45,14 +45,16 @@ export class AbandonedExecutions {
   /**
    * Run at the end of `stop()`: waits up to {@link ABANDONED_SETTLE_MS} for aborted tools to
    * return, then logs one warning naming each one still running (tool, request id, abort reason,
-   * seconds since) and why the process may stay alive. Silent when none is left.
+   * seconds since) and why the process may stay alive. Silent when none is left. The wait holds the
+   * event loop: a tool may hold nothing (a promise that never settles), and an app awaiting `stop()`
+   * at its top level would then end with exit code 13 (an unsettled top-level await).
    */
   async reportAfterStop(logger: Logger): Promise<void> {
     if (this.#running.size === 0) return;
     let wake!: () => void;
     const settled = new Promise<void>((resolve) => (wake = resolve));
     this.#settledWaiters.add(wake);
-    const timer = setTimeout(wake, ABANDONED_SETTLE_MS).unref();
+    const timer = setTimeout(wake, ABANDONED_SETTLE_MS);
     await settled;
     clearTimeout(timer);
     this.#settledWaiters.delete(wake);

@@ -11,13 +11,14 @@ interface CallAbort {
 /** How long {@link InFlightCalls.abort} waits for aborted calls to be answered (ms). */
 export const ABORT_SETTLE_MS = 2_000;
 
-/** Waits for `promise` to settle, at most `ms` milliseconds (never rejects). */
+/**
+ * Waits for `promise` to settle, at most `ms` milliseconds (never rejects). The bound holds the event loop
+ * until then: what is awaited may hold nothing (an aborted tool that never returns), and `stop()` awaited at
+ * an app's top level must still settle rather than end the process with exit code 13.
+ */
 export async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    promise.catch(() => {}),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms).unref())),
-  ]);
+  await Promise.race([promise.catch(() => {}), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
   clearTimeout(timer);
 }
 
