@@ -20,14 +20,18 @@ export function addClientCommands(program: Command, version: string): void {
     .argument('<file>', 'the server file: server.ts, server.js, ...')
     .option('--url <url>', 'the file serves Streamable HTTP at this URL: connect there instead of over its stdio')
     .option('--watch <path...>', 'more files or folders whose changes restart the server')
-    .action(async (file: string, flags: DevFlags) => (await import('./dev/dev-command.js')).runDev(file, flags, version));
+    .action(async (file: string, flags: DevFlags) =>
+      (await import('./dev/dev-command.js')).runDev(file, flags, version),
+    );
 
   program
     .command('list')
     .description("List a server's tools, resources, resource templates and prompts.")
     .argument('<target>', TARGET_HELP)
     .option('--json', 'print the lists as one JSON object')
-    .action(async (target: string, flags: OneShotFlags) => (await import('./one-shot.js')).listTarget(target, flags, version));
+    .action(async (target: string, flags: OneShotFlags) =>
+      (await import('./one-shot.js')).listTarget(target, flags, version),
+    );
 
   program
     .command('call')

@@ -258,7 +258,8 @@ describe('what a one-tool stdio server loads (package root import)', () => {
       expect(loaded.filter((line) => /\/node_modules\/(file-type|strtok3)\//.test(line))).toEqual([]);
       // #30 (W0 CLI): `serve` compiles none of the other commands' code (dev, list, call, gateway: the SDK
       // client, shell quoting, the servers config) nor the state-file store it was not asked for.
-      const otherCommands = /\/dist\/chunks\/(dev-command|one-shot|inventory|gateway|connect-help|extras)-|\/node_modules\/(shell-quote|@modelcontextprotocol\/client)\//;
+      const otherCommands =
+        /\/dist\/chunks\/(dev-command|one-shot|inventory|gateway|connect-help|extras)-|\/node_modules\/(shell-quote|@modelcontextprotocol\/client)\//;
       expect(loaded.filter((line) => otherCommands.test(line))).toEqual([]);
       const required = stderr.split('\n').filter((line) => line.startsWith('REQUIRED '));
       expect(required).toContain('REQUIRED minisearch'); // the preload saw the CLI's lazy requires

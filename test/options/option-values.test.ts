@@ -85,7 +85,7 @@ describe('option values of the servers', () => {
 
   it('a health or readiness path another route answers is refused (it would shadow that route)', () => {
     const onMcp = refusal(() => new HttpMcpServer(INFO, { healthPath: '/mcp' }));
-    expect(onMcp.message).toContain("healthPath must be a path no other route of the server answers, got \"/mcp\"");
+    expect(onMcp.message).toContain('healthPath must be a path no other route of the server answers, got "/mcp"');
     expect(onMcp.message).toContain('the MCP endpoint (option path)');
     expect(onMcp.option).toBe('healthPath');
     // Express matches case-insensitively, with or without a trailing slash.
