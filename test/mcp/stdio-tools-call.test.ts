@@ -1,6 +1,7 @@
 // sdk-internals/stdio-tools-call.ts against the SDK's own dispatch: the same stdio session, run once
-// with the plain tools/call dispatch and once with it off (the SDK's Protocol._onrequest), must write the
-// same bytes to stdout, request by request: results, errors, notifications, server->client requests.
+// with the plain tools/call dispatch and once with it off (the SDK's Protocol._onrequest, after
+// serveStdio's queue), must write the same bytes to stdout, request by request: results, errors,
+// notifications, server->client requests.
 import { PassThrough } from 'node:stream';
 import { Server } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';

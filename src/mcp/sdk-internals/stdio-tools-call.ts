@@ -69,11 +69,20 @@ export function recordPlainToolsCall(installed: object, run: Handler, settle: (e
 
 let enabled = true;
 
-/** Turns {@link serveToolsCall} on or off (tests compare both paths); returns the previous setting. */
+/**
+ * Turns {@link serveToolsCall} on or off (tests compare both paths), and for stdio views connected
+ * after this call the way past `serveStdio`'s queue (`deliverPlainCallsDirectly`); returns the
+ * previous setting.
+ */
 export function setStdioToolsCallDispatch(on: boolean): boolean {
   const previous = enabled;
   enabled = on;
   return previous;
+}
+
+/** Whether {@link setStdioToolsCallDispatch} left the dispatch on. */
+export function stdioToolsCallDispatchOn(): boolean {
+  return enabled;
 }
 
 /** Whether the SDK has every part {@link serveToolsCall} reads (the self-check; the canary reports it). */

@@ -26,7 +26,13 @@ import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
 import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
 import { closeQuietly } from './quiet-close.js';
-import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies, steadyRequestTable } from './stdio-tools-call.js';
+import {
+  recordPlainToolsCall,
+  serveToolsCall,
+  stdioToolsCallApplies,
+  stdioToolsCallDispatchOn,
+  steadyRequestTable,
+} from './stdio-tools-call.js';
 import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -263,7 +269,7 @@ export class ViewServer extends Server {
     // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
     const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
-    if (serve && !servesModernEra(this)) {
+    if (serve && stdioToolsCallDispatchOn() && !servesModernEra(this)) {
       deliverPlainCallsDirectly(transport);
       steadyRequestTable(this);
     }
