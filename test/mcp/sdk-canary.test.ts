@@ -28,6 +28,7 @@ describe('SDK upgrade canary', () => {
       'tools-call-wrapper',
       'plain-result-copy',
       'stdio-tools-call',
+      'stdio-tools-call-2026',
       'steady-request-table',
       'modern-plain-entry',
       'upstream-client',

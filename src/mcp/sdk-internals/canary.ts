@@ -9,7 +9,7 @@ import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
 import { spareStdioChannelChecks } from './stdio-channel.js';
-import { stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
+import { modernToolsCallMismatch, stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 
@@ -85,6 +85,7 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   const canaryServer = new Server({ name: 'canary', version: '0' });
   const nativePost = nativeSessionPostMismatch();
   const handlers = (canaryServer as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const modernCall = modernToolsCallMismatch();
   return [
     report(
       'view-server',
@@ -172,6 +173,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._onrequest steps (_shouldDropInbound, _requestHandlers, _requestHandlerAbortControllers, codec era/checkInboundEnvelope/encodeResult/encodeErrorCode, _outboundServerInfo, _onerror), Server.buildContext, _resolveOutboundCodec, _notificationViaCodec, _requestWithSchema',
       stdioToolsCallApplies(canaryServer),
       "Protocol's request dispatch changed: stdio tools/call requests take the SDK's _onrequest (an AbortController and context closures per call)",
+    ),
+    report(
+      'stdio-tools-call-2026',
+      "Protocol._onrequest and Server._invokeInputRequiredCapableHandler (source fingerprints), _onrequest's envelope lift (probed on a server)",
+      modernCall === undefined,
+      `${modernCall ?? ''}: 2026-07-28 stdio tools/call requests take the SDK's _onrequest (the envelope lift, an AbortController and context closures per call)`,
     ),
     report(
       'steady-request-table',

@@ -4,6 +4,7 @@ import {
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
+  Server as SdkServer,
   type JSONRPCRequest,
   type RequestId,
   type Result,
@@ -11,6 +12,8 @@ import {
   type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../wire/plain-object.js';
+import { changedSource } from './fingerprint.js';
 import { LazyRequestAbort } from './lazy-request-abort.js';
 import { PlainMcpReq, plainRequestContextApplies } from './plain-request-context.js';
 
@@ -37,10 +40,11 @@ interface ProtocolParts {
   _onerror(error: Error): void;
 }
 
-/** The one era served here: the handshake era's codec (2.4 names it by its revision). */
+/** The two eras served here, as the SDK's codecs (2.4) name them: the handshake era and 2026-07-28. */
 const HANDSHAKE_ERA = '2025-11-25';
-/** What the SDK lifts out of `_meta` (2026-07-28 envelope keys) and params (retry fields); such requests take its path. */
-const ENVELOPE_KEYS = [
+const MODERN_ERA = '2026-07-28';
+/** What the SDK lifts out of `_meta` (2026-07-28 envelope keys, in its order); such 2025-11-25 requests take its path. */
+const ENVELOPE_KEYS: readonly string[] = [
   PROTOCOL_VERSION_META_KEY,
   CLIENT_INFO_META_KEY,
   CLIENT_CAPABILITIES_META_KEY,
@@ -85,12 +89,16 @@ export function stdioToolsCallDispatchOn(): boolean {
   return enabled;
 }
 
-/** Whether the SDK has every part {@link serveToolsCall} reads (the self-check; the canary reports it). */
+/**
+ * Whether the SDK has every part {@link serveToolsCall} reads for `server`'s era (the self-check;
+ * the canary reports it): on 2025-11-25 its private parts, on 2026-07-28 also the sources it
+ * reproduces there ({@link modernToolsCallMismatch}).
+ */
 export function stdioToolsCallApplies(server: Server): boolean {
   const parts = server as unknown as Partial<ProtocolParts>;
   const codec = typeof parts._negotiatedWireCodec === 'function' ? parts._negotiatedWireCodec.call(server) : undefined;
   return (
-    codec?.era === HANDSHAKE_ERA &&
+    (codec?.era === HANDSHAKE_ERA || (codec?.era === MODERN_ERA && modernToolsCallMismatch() === undefined)) &&
     typeof codec.checkInboundEnvelope === 'function' &&
     typeof codec.encodeResult === 'function' &&
     typeof codec.encodeErrorCode === 'function' &&
@@ -152,46 +160,185 @@ export function steadyTableFits(server: Server): boolean {
   return known;
 }
 
-/** A `tools/call` with nothing the SDK lifts out of it, and no task. */
-function plainParams(params: Record<string, unknown>): boolean {
-  if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;
-  const meta = params._meta as Record<string, unknown> | undefined;
-  return meta === undefined || !ENVELOPE_KEYS.some((key) => key in meta);
+/** Whether `meta` (a request's `params._meta`) holds a key of the 2026-07-28 envelope. */
+function hasEnvelopeKeys(meta: unknown): boolean {
+  return isPlainObject(meta) && ENVELOPE_KEYS.some((key) => key in meta);
+}
+
+/** Whether `key` is one of the 2026-07-28 envelope keys the SDK lifts. */
+function isEnvelopeKey(key: string): boolean {
+  return (
+    key === PROTOCOL_VERSION_META_KEY ||
+    key === CLIENT_INFO_META_KEY ||
+    key === CLIENT_CAPABILITIES_META_KEY ||
+    key === LOG_LEVEL_META_KEY
+  );
 }
 
 /**
- * Serves a plain `tools/call` (a request `plainMessageKind` accepted) on a 2025-11-25 stdio view
- * the way the SDK's `Protocol._onrequest` (2.4) does, without its per-request machinery: the
- * same checks in the same order (drop hook, method in era, handler, envelope), the same context
- * keys, the handler started in a microtask, the result encoded by the codec, the SDK's response
- * and error objects (same keys, same order), the same `onerror` reports, cancellation and close
- * through the SDK's own abort table. What it leaves out: the `AbortController` (a
- * {@link LazyRequestAbort} makes the signal on first read), the context's closures (made on first
- * read, {@link PlainMcpReq}), `buildContext`'s copies, and, through the handler's plain form
- * ({@link recordPlainToolsCall}), the async frames of the SDK's input-required step.
+ * The SDK's `liftWireOnlyMaterial(request, 'request')` (2.4, not exported; checked by
+ * {@link modernToolsCallMismatch}) for a request without retry fields (`inputResponses`,
+ * `requestState`) whose `_meta` holds envelope keys: the envelope (its keys in the SDK's order) and
+ * a copy of the request whose `params._meta` keeps the other keys (in their order; no `_meta` when
+ * none is left), as the SDK makes them: the same keys in the same order. One statement per envelope
+ * key, so each store sees one key (a loop over them is a megamorphic store per key). Undefined when
+ * there is no envelope key: the SDK then answers its missing-envelope error.
+ */
+function liftEnvelope(
+  request: JSONRPCRequest,
+): { request: JSONRPCRequest; envelope: Record<string, unknown> } | undefined {
+  const params = request.params!;
+  const meta = params._meta;
+  if (!isPlainObject(meta)) return undefined;
+  let envelope: Record<string, unknown> | undefined;
+  if (PROTOCOL_VERSION_META_KEY in meta) (envelope ??= {})[PROTOCOL_VERSION_META_KEY] = meta[PROTOCOL_VERSION_META_KEY];
+  if (CLIENT_INFO_META_KEY in meta) (envelope ??= {})[CLIENT_INFO_META_KEY] = meta[CLIENT_INFO_META_KEY];
+  if (CLIENT_CAPABILITIES_META_KEY in meta) {
+    (envelope ??= {})[CLIENT_CAPABILITIES_META_KEY] = meta[CLIENT_CAPABILITIES_META_KEY];
+  }
+  if (LOG_LEVEL_META_KEY in meta) (envelope ??= {})[LOG_LEVEL_META_KEY] = meta[LOG_LEVEL_META_KEY];
+  if (!envelope) return undefined;
+  // The SDK's `{ ...meta }` less the envelope keys: its own enumerable keys, in their order.
+  let rest: Record<string, unknown> | undefined;
+  for (const key in meta) if (!isEnvelopeKey(key) && Object.hasOwn(meta, key)) (rest ??= {})[key] = meta[key];
+  let nextParams: Record<string, unknown>;
+  if (rest) {
+    nextParams = { ...params };
+    nextParams._meta = rest; // in its place, as the SDK's spread then set
+  } else {
+    // The SDK's `{ ...params }` then `delete _meta`: the same keys in the same order, built without
+    // the delete (which leaves V8 a dictionary-mode object, slower to read for the request's parse).
+    const { _meta: _lifted, ...others } = params;
+    nextParams = others;
+  }
+  return { request: { ...request, params: nextParams } as JSONRPCRequest, envelope };
+}
+
+/**
+ * Source fingerprints of the SDK methods the 2026-07-28 path reproduces (2.4.0; ESM and CJS):
+ * `Protocol._onrequest` (its steps, which start with the envelope lift) and
+ * `Server._invokeInputRequiredCapableHandler` (which {@link recordPlainToolsCall}'s plain form
+ * skips for an answer that is not input-required). The methods, not their classes: this is checked
+ * when the first 2026-07-28 stdio view connects, and hashing both classes' sources (65 k characters)
+ * took ~3 ms there.
+ */
+const MODERN_FINGERPRINTS: Readonly<Record<string, readonly string[]>> = {
+  'Protocol._onrequest': ['82faa204'],
+  'Server._invokeInputRequiredCapableHandler': ['120fe16e', '7204926d'],
+};
+
+let modernVerdict: string | undefined | null = null;
+
+/**
+ * Why {@link serveToolsCall} leaves 2026-07-28 requests to the SDK (a changed method, a lift that
+ * differs from {@link liftEnvelope}), or undefined when it serves them. Checked once: the methods'
+ * fingerprints, then the SDK's own `_onrequest` run on a probe server, whose context must carry the
+ * `_meta` and `envelope` {@link liftEnvelope} makes of the same requests.
+ */
+export function modernToolsCallMismatch(): string | undefined {
+  if (modernVerdict !== null) return modernVerdict;
+  const server = SdkServer.prototype as unknown as Record<string, unknown>;
+  const sources = {
+    'Protocol._onrequest': server._onrequest,
+    'Server._invokeInputRequiredCapableHandler': server._invokeInputRequiredCapableHandler,
+  };
+  const changed = changedSource(sources, MODERN_FINGERPRINTS);
+  modernVerdict = changed ? `${changed} changed` : liftMismatch();
+  return modernVerdict;
+}
+
+/** Requests whose lift the probe compares (envelope keys out of order, other keys before and after, none left). */
+const LIFT_SAMPLES: Array<Record<string, unknown>> = [
+  {
+    a: 1,
+    [CLIENT_CAPABILITIES_META_KEY]: {},
+    [LOG_LEVEL_META_KEY]: 'info',
+    [PROTOCOL_VERSION_META_KEY]: MODERN_ERA,
+    z: [2],
+    [CLIENT_INFO_META_KEY]: { name: 'probe', version: '0' },
+  },
+  { [PROTOCOL_VERSION_META_KEY]: MODERN_ERA, [CLIENT_CAPABILITIES_META_KEY]: {} },
+];
+
+/** Undefined when the SDK's `_onrequest` lifts {@link LIFT_SAMPLES} as {@link liftEnvelope} does, else why not. */
+function liftMismatch(): string | undefined {
+  try {
+    const probe = new SdkServer({ name: 'lift-probe', version: '0' }) as unknown as Record<string, unknown>;
+    type Seen = { _meta?: unknown; envelope?: unknown } | undefined;
+    const seen: { mcpReq?: Seen } = {};
+    probe._negotiatedProtocolVersion = MODERN_ERA;
+    probe.fallbackRequestHandler = () => new Promise<never>(() => {});
+    probe.buildContext = (ctx: typeof seen) => ((seen.mcpReq = ctx.mcpReq), ctx);
+    for (const [id, meta] of LIFT_SAMPLES.entries()) {
+      seen.mcpReq = undefined;
+      const request = { jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name: 't', _meta: meta } };
+      (probe._onrequest as (request: JSONRPCRequest) => void).call(probe, request);
+      const sdk = seen.mcpReq as Seen; // set by the call above (TS narrows it to undefined)
+      const ours = liftEnvelope(request);
+      const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y); // keys in order too
+      if (!sdk || !ours || !same(sdk._meta, ours.request.params?._meta) || !same(sdk.envelope, ours.envelope)) {
+        return 'the SDK lifts the 2026-07-28 envelope differently';
+      }
+    }
+    return undefined;
+  } catch {
+    return "the SDK's _onrequest could not be probed";
+  }
+}
+
+/** How many 2026-07-28 requests {@link serveToolsCall} served (tests see that it took them). */
+export const modernStdioToolsCallProbe = { served: 0 };
+
+/**
+ * Serves a plain `tools/call` (a request `plainMessageKind` accepted, without `task`,
+ * `inputResponses` or `requestState`) on a 2025-11-25 or 2026-07-28 stdio view the way the SDK's
+ * `Protocol._onrequest` (2.4) does, without its per-request machinery: the same checks in the same
+ * order (drop hook, method in era, handler, envelope), the same context keys, the handler started in
+ * a microtask, the result encoded by the codec, the SDK's response and error objects (same keys,
+ * same order), the same `onerror` reports, cancellation and close through the SDK's own abort table.
+ * What it leaves out: the `AbortController` (a {@link LazyRequestAbort} makes the signal on first
+ * read), the context's closures (made on first read, {@link PlainMcpReq}), `buildContext`'s copies,
+ * and, through the handler's plain form ({@link recordPlainToolsCall}), the async frames of the SDK's
+ * input-required step.
  *
- * Returns false, having done nothing, for anything else (a task, 2026-07-28 material, another era,
- * a handler without a plain form, transport info): the caller then hands it to the SDK.
+ * On 2026-07-28 the envelope is lifted out of `_meta` as the SDK lifts it ({@link liftEnvelope}): the
+ * handler gets the lifted request, the context its envelope, and the envelope is checked by the
+ * SDK's codec (`checkInboundEnvelope`); the result is stamped by the codec's `encodeResult`. A request
+ * without envelope keys, or whose envelope the codec refuses, is left to the SDK, which answers its
+ * error.
+ *
+ * Returns false, having done nothing, for anything else (a task, retry fields, envelope keys on
+ * 2025-11-25, another era, a handler without a plain form, transport info): the caller then hands it
+ * to the SDK.
  */
 export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: unknown): boolean {
   const params = request.params;
-  if (!enabled || request.method !== 'tools/call' || extra !== undefined || !params || !plainParams(params)) {
-    return false;
-  }
+  if (!enabled || request.method !== 'tools/call' || extra !== undefined || !params) return false;
+  if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;
   const parts = server as unknown as ProtocolParts;
   const codec = parts._negotiatedWireCodec();
-  if (codec.era !== HANDSHAKE_ERA || parts._shouldDropInbound(request) === 'drop') return false;
+  let served = request;
+  let material: { envelope?: Record<string, unknown> } = NO_WIRE_MATERIAL;
+  if (codec.era === MODERN_ERA) {
+    const lifted = modernToolsCallMismatch() === undefined ? liftEnvelope(request) : undefined;
+    if (!lifted) return false;
+    served = lifted.request;
+    material = { envelope: lifted.envelope };
+  } else if (codec.era !== HANDSHAKE_ERA || hasEnvelopeKeys(params._meta)) return false;
+  if (parts._shouldDropInbound(request) === 'drop') return false;
   if (!codec.hasRequestMethod('tools/call')) return false;
   const installed = parts._requestHandlers.get('tools/call') ?? parts.fallbackRequestHandler;
   const plain = typeof installed === 'function' ? plainForms.get(installed) : undefined;
-  if (!plain || codec.checkInboundEnvelope(NO_WIRE_MATERIAL) !== undefined) return false;
+  if (!plain || codec.checkInboundEnvelope(material) !== undefined) return false;
+  if (material.envelope) modernStdioToolsCallProbe.served += 1;
 
   const transport = parts._transport;
   const { id } = request;
   const abort = new LazyRequestAbort();
   parts._requestHandlerAbortControllers.set(id, abort);
   const sessionId = transport?.sessionId;
-  const ctx = { sessionId, mcpReq: new PlainMcpReq(server, request, abort, sessionId), http: undefined };
+  const mcpReq = new PlainMcpReq(server, served, abort, sessionId, material.envelope);
+  const ctx = { sessionId, mcpReq, http: undefined };
   // The SDK's promise chain (then, then, catch, finally) as one reaction per step, none returning a promise.
   const done = (sent?: Promise<void>) => {
     const forget = () => {
@@ -247,7 +394,7 @@ export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: u
   void Promise.resolve().then(() => {
     let answered: Promise<Result>;
     try {
-      answered = plain.run(request, ctx as unknown as ServerContext);
+      answered = plain.run(served, ctx as unknown as ServerContext);
     } catch (error) {
       answered = Promise.reject(error);
     }
