@@ -2,7 +2,8 @@
 // with the plain tools/call dispatch and once with it off (the SDK's Protocol._onrequest, after
 // serveStdio's queue), must write the same bytes to stdout, request by request: results, errors,
 // notifications, server->client requests.
-// On 2025-11-25 (after an initialize) and on 2026-07-28 (a `_meta` envelope on every request).
+// On 2025-11-25 (after an initialize) and on 2026-07-28 (a `_meta` envelope on every request; the
+// dispatch also takes tools/call past serveStdio's queue there, `stdio-channel.ts`).
 import { PassThrough } from 'node:stream';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -15,6 +16,7 @@ import {
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { UserError } from '../../src/errors.js';
+import { stdioQueueBypassProbe } from '../../src/mcp/sdk-internals/stdio-channel.js';
 import {
   modernStdioToolsCallProbe,
   modernToolsCallMismatch,
@@ -531,6 +533,7 @@ async function run(testCase: Case, dispatch: boolean) {
   };
   if (testCase.clock) vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
   const served = modernStdioToolsCallProbe.served;
+  const direct = stdioQueueBypassProbe.delivered;
   const session = new Session(testCase.middleware === true);
   const { last } = testCase;
   let closed = false;
@@ -554,7 +557,12 @@ async function run(testCase: Case, dispatch: boolean) {
       await session.close();
       closed = true;
     } else await session.until(last);
-    return { lines: session.lines, seen, sdkCalls, served: modernStdioToolsCallProbe.served - served };
+    const counts = {
+      sdkCalls,
+      served: modernStdioToolsCallProbe.served - served,
+      direct: stdioQueueBypassProbe.delivered - direct,
+    };
+    return { lines: session.lines, seen, ...counts };
   } finally {
     if (own) Object.defineProperty(proto, '_onrequest', own);
     else delete proto._onrequest;
@@ -601,8 +609,12 @@ describe('stdio tools/call dispatch', () => {
       expect(sdk.served).toBe(0);
       const sdkPath = typeof testCase.sdkPath === 'number' ? testCase.sdkPath : testCase.sdkPath ? calls : 0;
       expect(ours.sdkCalls).toBe(sdkPath);
-      // The 2026-07-28 dispatch took the modern calls.
+      // The 2026-07-28 dispatch took the modern calls; past serveStdio's queue, those written one at a
+      // time, when the queue is empty: not the first after the opening (nor the first after a listen).
       expect(ours.served).toBe(testCase.modern ? calls - sdkPath : 0);
+      expect(sdk.direct).toBe(0);
+      const paused = testCase.send.filter((message) => message instanceof Pause && 'answered' in message.until);
+      if (testCase.modern && paused.length > 0) expect(ours.direct).toBeGreaterThan(0);
     });
   }
 });

@@ -8,7 +8,7 @@ import { nativeSessionPostMismatch } from './native-session-post.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
-import { spareStdioChannelChecks } from './stdio-channel.js';
+import { modernQueueBypassMismatch, recognizeServeStdio, spareStdioChannelChecks } from './stdio-channel.js';
 import { modernToolsCallMismatch, stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
@@ -86,6 +86,8 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   const nativePost = nativeSessionPostMismatch();
   const handlers = (canaryServer as unknown as { _requestHandlers?: unknown })._requestHandlers;
   const modernCall = modernToolsCallMismatch();
+  recognizeServeStdio(serveStdio);
+  const modernQueue = modernQueueBypassMismatch();
   return [
     report(
       'view-server',
@@ -179,6 +181,12 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       "Protocol._onrequest and Server._invokeInputRequiredCapableHandler (source fingerprints), _onrequest's envelope lift (probed on a server)",
       modernCall === undefined,
       `${modernCall ?? ''}: 2026-07-28 stdio tools/call requests take the SDK's _onrequest (the envelope lift, an AbortController and context closures per call)`,
+    ),
+    report(
+      'stdio-queue-2026',
+      "serveStdio's source (its queue: processMessage on a pinned connection, tryServeListen; fingerprint)",
+      modernQueue === undefined,
+      `${modernQueue ?? ''}: 2026-07-28 stdio tools/call requests go through serveStdio's queue`,
     ),
     report(
       'steady-request-table',

@@ -24,7 +24,12 @@ import {
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
-import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
+import {
+  deliverPlainCallsDirectly,
+  modernQueueBypassMismatch,
+  spareStdioChannelChecks,
+  stdioWireOf,
+} from './stdio-channel.js';
 import { closeQuietly } from './quiet-close.js';
 import {
   recordPlainToolsCall,
@@ -269,8 +274,9 @@ export class ViewServer extends Server {
     // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
     const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
-    if (serve && stdioToolsCallDispatchOn() && !servesModernEra(this)) {
-      deliverPlainCallsDirectly(transport);
+    if (serve && stdioToolsCallDispatchOn()) {
+      const modern = servesModernEra(this);
+      if (!modern || modernQueueBypassMismatch() === undefined) deliverPlainCallsDirectly(transport, modern);
       steadyRequestTable(this);
     }
   }
