@@ -29,6 +29,7 @@ describe('SDK upgrade canary', () => {
       'plain-result-copy',
       'stdio-tools-call',
       'stdio-tools-call-2026',
+      'stdio-listen-intercept',
       'stdio-queue-2026',
       'steady-request-table',
       'modern-plain-entry',

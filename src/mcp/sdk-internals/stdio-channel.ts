@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isPlainResultResponse, plainMessageKind } from '../wire/json-rpc-shape.js';
 import { isPlainObject } from '../wire/plain-object.js';
-import { changedSource } from './fingerprint.js';
+import { changedSource, fingerprint } from './fingerprint.js';
 
 /**
  * The parts of the SDK's `StdioConnectionChannel` (2.4, private: the transport `serveStdio`
@@ -43,12 +43,33 @@ export function stdioWireOf(transport: Transport): Transport | undefined {
 }
 
 /**
+ * Fingerprints of the outbound intercept `serveStdio` (2.4.0; ESM and CJS) gives a 2026-07-28
+ * channel (`modernOutboundIntercept`): it returns at once for anything `isJSONRPCNotification` (a
+ * zod parse) refuses, so a result response passes it untouched.
+ */
+const NOTIFICATIONS_ONLY_INTERCEPTS: readonly string[] = ['ecac34a0', '13fb6780'];
+
+/** The channel's outbound intercept when it is one a result response passes untouched, else undefined. */
+function interceptPassingResults(channel: StdioChannel): StdioChannel['_outboundIntercept'] {
+  const found = channel._outboundIntercept;
+  return found && NOTIFICATIONS_ONLY_INTERCEPTS.includes(fingerprint(String(found))) ? found : undefined;
+}
+
+/** Whether `transport` is a 2026-07-28 stdio channel whose listen intercept result responses skip (the canary asks). */
+export function listenInterceptSkipped(transport: Transport): boolean {
+  return isStdioChannel(transport) && interceptPassingResults(transport) !== undefined;
+}
+
+/**
  * Spares the stdio channel its per-message zod checks on the common messages. The SDK's channel
  * parses every inbound message with `JSONRPCRequestSchema` (to remember the request id until it
  * is answered) and every outbound one with `JSONRPCResultResponseSchema` (to forget it again):
  * a few microseconds a call, most of it copying the result. For a plain request (see
  * {@link plainMessageKind}) and a plain result response ({@link isPlainResultResponse}) the channel's own steps run without the
- * parse, in its order; everything else goes through the channel's methods unchanged.
+ * parse, in its order; everything else goes through the channel's methods unchanged. On
+ * 2026-07-28 the channel also hands every outbound message to `serveStdio`'s listen router, whose
+ * first step is a zod parse that refuses all but notifications (~1 µs a result): a plain result
+ * response skips that intercept when it is the one known to do so ({@link NOTIFICATIONS_ONLY_INTERCEPTS}).
  *
  * Self-check: a transport that is not such a channel (HTTP, an SDK with other internals) is left
  * as it is. Returns whether the shortcut is installed. Call before wrapping `send`.
@@ -58,6 +79,7 @@ export function spareStdioChannelChecks(transport: Transport): boolean {
   const channel = transport;
   const deliver = channel.deliver.bind(channel);
   const send = channel.send.bind(channel);
+  const passesResults = interceptPassingResults(channel);
   channel.deliver = (message, extra) => {
     if (plainMessageKind(message) !== 'request') return deliver(message, extra);
     if (channel._closed) return;
@@ -68,7 +90,8 @@ export function spareStdioChannelChecks(transport: Transport): boolean {
     if (!isPlainResultResponse(message)) return send(message, options);
     channel._settle((message as { id: RequestId }).id);
     if (channel._closed) return;
-    if (channel._outboundIntercept?.(message) === 'handled') return;
+    const intercept = channel._outboundIntercept;
+    if (intercept && intercept !== passesResults && intercept(message) === 'handled') return;
     return channel._wire.send(message, options);
   };
   return true;
