@@ -119,6 +119,9 @@ class Session {
         const { mcpReq } = context.sdk;
         seen.push(`${Object.keys(mcpReq).join()} ${JSON.stringify([mcpReq._meta, mcpReq.envelope])}`);
         seen.push(`${context.signal.aborted}`);
+        if (context.toolName === 'changes_its_envelope') {
+          (mcpReq.envelope as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY] = 5;
+        }
         if (context.toolName === 'url_from_stage') {
           throw new UrlElicitationRequiredError([
             { mode: 'url', elicitationId: 'e', url: 'https://x.test', message: 'm' },
@@ -405,6 +408,33 @@ const modernCases: Case[] = [
     sdkPath: true,
     send: [modernCall(1, echo('x'), envelope({ [LOG_LEVEL_META_KEY]: 'loud' }))],
     last: 1,
+  },
+  {
+    name: 'an envelope a middleware changed is checked again (SDK path for the second)',
+    middleware: true,
+    sdkPath: 1,
+    send: [
+      modernCall(1, { name: 'changes_its_envelope', arguments: {} }),
+      answered(1),
+      modernCall(2, echo('x'), envelope({ [PROTOCOL_VERSION_META_KEY]: 5 })),
+    ],
+    last: 2,
+  },
+  {
+    name: 'the envelope again in another key order, then one that differs deep inside (SDK path for that one)',
+    sdkPath: 1,
+    send: [
+      modernCall(1, echo('a'), asking),
+      answered(1),
+      modernCall(2, echo('b'), {
+        [CLIENT_CAPABILITIES_META_KEY]: { sampling: {}, elicitation: {} },
+        [CLIENT_INFO_META_KEY]: { version: '1.0.0', name: 'raw' },
+        [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+      }),
+      answered(2),
+      modernCall(3, echo('c'), envelope({}, { elicitation: 5, sampling: {} })),
+    ],
+    last: 3,
   },
   {
     name: 'input required (ctx.elicit)',

@@ -286,6 +286,63 @@ function liftMismatch(): string | undefined {
   }
 }
 
+/** Per codec, a copy of the last 2026-07-28 envelope its `checkInboundEnvelope` passed. */
+const passedEnvelopes = new WeakMap<DispatchCodec, unknown>();
+
+/**
+ * Whether two decoded JSON values hold the same data: the same keys with the same values, in any
+ * order (enumerated with `for...in`: no key arrays per object; JSON objects have no inherited keys).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!sameJson(a[index], b[index])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in right) {
+    if (!(key in left) || !sameJson(left[key], right[key])) return false;
+    keys += 1;
+  }
+  for (const _key in left) keys -= 1;
+  return keys === 0;
+}
+
+/**
+ * Whether two envelopes {@link liftEnvelope} made hold the same data: they have no keys but the
+ * envelope's, and no undefined values (JSON has none), so a key is present where its value is.
+ */
+function sameEnvelope(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return (
+    a[PROTOCOL_VERSION_META_KEY] === b[PROTOCOL_VERSION_META_KEY] &&
+    a[LOG_LEVEL_META_KEY] === b[LOG_LEVEL_META_KEY] &&
+    sameJson(a[CLIENT_INFO_META_KEY], b[CLIENT_INFO_META_KEY]) &&
+    sameJson(a[CLIENT_CAPABILITIES_META_KEY], b[CLIENT_CAPABILITIES_META_KEY])
+  );
+}
+
+/**
+ * The codec's `checkInboundEnvelope(material)`: undefined when the request's wire material passes,
+ * else the SDK's message. A client sends the same envelope on every request (its revision, identity
+ * and capabilities) and the check is a zod parse of it (~1 µs a call), whose verdict depends on the
+ * data only (not on the objects, nor on the order of their keys): an envelope holding the same data
+ * as the last one the same codec passed (a copy, so that a handler that changed its request's
+ * envelope changes nothing here) passes without it.
+ */
+function envelopeRefusal(codec: DispatchCodec, material: { envelope?: Record<string, unknown> }): string | undefined {
+  const { envelope } = material;
+  if (envelope === undefined) return codec.checkInboundEnvelope(material);
+  const passed = passedEnvelopes.get(codec) as Record<string, unknown> | undefined;
+  if (passed && sameEnvelope(passed, envelope)) return undefined;
+  const refusal = codec.checkInboundEnvelope(material);
+  if (refusal === undefined) passedEnvelopes.set(codec, JSON.parse(JSON.stringify(envelope)));
+  return refusal;
+}
+
 /** How many 2026-07-28 requests {@link serveToolsCall} served (tests see that it took them). */
 export const modernStdioToolsCallProbe = { served: 0 };
 
@@ -329,7 +386,7 @@ export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: u
   if (!codec.hasRequestMethod('tools/call')) return false;
   const installed = parts._requestHandlers.get('tools/call') ?? parts.fallbackRequestHandler;
   const plain = typeof installed === 'function' ? plainForms.get(installed) : undefined;
-  if (!plain || codec.checkInboundEnvelope(material) !== undefined) return false;
+  if (!plain || envelopeRefusal(codec, material) !== undefined) return false;
   if (material.envelope) modernStdioToolsCallProbe.served += 1;
 
   const transport = parts._transport;
