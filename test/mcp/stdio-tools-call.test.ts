@@ -65,6 +65,12 @@ function tools() {
       execute: () => ({ n: 1 }),
     }),
     defineTool({
+      name: 'with_meta',
+      description: 'a result with _meta',
+      inputSchema: z.object({}),
+      execute: () => ({ content: [{ type: 'text' as const, text: 'm' }], _meta: { 'x.test/k': 1 } }),
+    }),
+    defineTool({
       name: 'wait',
       description: 'until cancelled',
       inputSchema: z.object({}),
@@ -250,6 +256,7 @@ const cases: Case[] = [
   { name: 'tool throws', send: [call(1, { name: 'boom', arguments: {} })], last: 1 },
   { name: 'tool throws UserError', send: [call(1, { name: 'user_error', arguments: {} })], last: 1 },
   { name: 'structured output', send: [call(1, { name: 'structured', arguments: {} })], last: 1 },
+  { name: 'a result with _meta', send: [call(1, { name: 'with_meta', arguments: {} })], last: 1 },
   { name: 'extra params key', send: [call(1, { name: 'echo', arguments: { text: 'x' }, zz: 1 })], last: 1 },
   { name: 'lone surrogate', send: [call(1, { name: 'echo', arguments: { text: 'a\ud800b' } })], last: 1 },
   {
@@ -352,6 +359,7 @@ const modernCases: Case[] = [
   { name: 'tool error (isError)', send: [modernCall(1, { name: 'boom', arguments: {} })], last: 1 },
   { name: 'tool throws UserError', send: [modernCall(1, { name: 'user_error', arguments: {} })], last: 1 },
   { name: 'structured output', send: [modernCall(1, { name: 'structured', arguments: {} })], last: 1 },
+  { name: 'a result with _meta', send: [modernCall(1, { name: 'with_meta', arguments: {} })], last: 1 },
   { name: 'lone surrogate', send: [modernCall(1, echo('a\ud800b'))], last: 1 },
   {
     name: '_meta keys besides the envelope, before and after it (a middleware reading the SDK context)',
