@@ -17,9 +17,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { UserError } from '../../src/errors.js';
 import { stdioQueueBypassProbe } from '../../src/mcp/sdk-internals/stdio-channel.js';
+import { modernToolsCallMismatch } from '../../src/mcp/sdk-internals/modern-envelope.js';
 import {
   modernStdioToolsCallProbe,
-  modernToolsCallMismatch,
   setStdioToolsCallDispatch,
   stdioToolsCallApplies,
 } from '../../src/mcp/sdk-internals/stdio-tools-call.js';

@@ -20,7 +20,8 @@ import {
   recognizeServeStdio,
   spareStdioChannelChecks,
 } from './stdio-channel.js';
-import { modernToolsCallMismatch, stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
+import { modernToolsCallMismatch } from './modern-envelope.js';
+import { stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
 

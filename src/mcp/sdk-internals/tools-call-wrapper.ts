@@ -7,12 +7,10 @@ import {
   type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { MODERN_ERA } from './modern-envelope.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 type UserHandler = (request: unknown, ctx: ServerContext) => unknown;
-
-/** The 2026-07-28 codec's era name (2.4). */
-const MODERN_ERA = '2026-07-28';
 
 /** The tri-state outcome of the SDK's wire codecs (2.4). */
 type Outcome = { ok: true; value: unknown } | { ok: false; reason: 'not-in-era' | 'invalid'; message?: string };
