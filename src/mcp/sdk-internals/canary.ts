@@ -1,4 +1,10 @@
-import { Server, WebStandardStreamableHTTPServerTransport, type Transport } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { checkCachedJsonResponse } from './cached-json-response.js';
 import { sdkSseWriterMatches } from './cached-sse-writer.js';
@@ -8,7 +14,13 @@ import { nativeSessionPostMismatch } from './native-session-post.js';
 import { checkQuietCallKeepalive } from './quiet-call-keepalive.js';
 import { checkQuietClose } from './quiet-close.js';
 import { contextSlotKeys } from './stable-context.js';
-import { spareStdioChannelChecks } from './stdio-channel.js';
+import {
+  listenInterceptSkipped,
+  modernQueueBypassMismatch,
+  recognizeServeStdio,
+  spareStdioChannelChecks,
+} from './stdio-channel.js';
+import { modernToolsCallMismatch } from './modern-envelope.js';
 import { stdioToolsCallApplies, steadyTableFits } from './stdio-tools-call.js';
 import { plainResultCopyApplies, toolsCallWrapperApplies } from './tools-call-wrapper.js';
 import { upstreamClientShortcutsApply } from './upstream-client.js';
@@ -50,6 +62,26 @@ async function stdioChannelAccepted(accepts: (transport: Transport) => boolean):
   return accepted;
 }
 
+/** What `accepts` says of the channel `serveStdio` connects a 2026-07-28 server to (a real `Server`: the entry marks it modern). */
+async function modernStdioChannelAccepted(accepts: (transport: Transport) => boolean): Promise<boolean> {
+  let accepted = false;
+  const wire = silentWire();
+  const handle = serveStdio(
+    () => {
+      const server = new Server({ name: 'canary', version: '0' }, { capabilities: { tools: {} } });
+      const connect = server.connect.bind(server);
+      server.connect = (transport) => ((accepted = accepts(transport)), connect(transport));
+      return server;
+    },
+    { transport: wire },
+  );
+  const meta = { [PROTOCOL_VERSION_META_KEY]: '2026-07-28', [CLIENT_CAPABILITIES_META_KEY]: {} };
+  wire.onmessage?.({ jsonrpc: '2.0', id: 0, method: 'tools/list', params: { _meta: meta } });
+  await new Promise((resolve) => setImmediate(resolve));
+  await handle.close();
+  return accepted;
+}
+
 /** Whether the installed v2 client (an optional peer: absent means nothing to shortcut) has what `upstream-client.ts` uses. */
 async function upstreamClientShortcuts(): Promise<{ active: boolean; reason: string }> {
   const specifier = '@modelcontextprotocol/client'; // not followed by bundlers: optional
@@ -85,6 +117,9 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
   const canaryServer = new Server({ name: 'canary', version: '0' });
   const nativePost = nativeSessionPostMismatch();
   const handlers = (canaryServer as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const modernCall = modernToolsCallMismatch();
+  recognizeServeStdio(serveStdio);
+  const modernQueue = modernQueueBypassMismatch();
   return [
     report(
       'view-server',
@@ -172,6 +207,24 @@ export async function checkSdkShortcuts(): Promise<SdkShortcutReport[]> {
       'Protocol._onrequest steps (_shouldDropInbound, _requestHandlers, _requestHandlerAbortControllers, codec era/checkInboundEnvelope/encodeResult/encodeErrorCode, _outboundServerInfo, _onerror), Server.buildContext, _resolveOutboundCodec, _notificationViaCodec, _requestWithSchema',
       stdioToolsCallApplies(canaryServer),
       "Protocol's request dispatch changed: stdio tools/call requests take the SDK's _onrequest (an AbortController and context closures per call)",
+    ),
+    report(
+      'stdio-tools-call-2026',
+      "Protocol._onrequest and Server._invokeInputRequiredCapableHandler (source fingerprints), _onrequest's envelope lift (probed on a server)",
+      modernCall === undefined,
+      `${modernCall ?? ''}: 2026-07-28 stdio tools/call requests take the SDK's _onrequest (the envelope lift, an AbortController and context closures per call)`,
+    ),
+    report(
+      'stdio-listen-intercept',
+      "serveStdio's outbound intercept of a 2026-07-28 channel (source fingerprint: notifications only)",
+      await modernStdioChannelAccepted(listenInterceptSkipped),
+      "serveStdio's 2026-07-28 intercept changed: every stdio result passes its zod notification check",
+    ),
+    report(
+      'stdio-queue-2026',
+      "serveStdio's source (its queue: processMessage on a pinned connection, tryServeListen; fingerprint)",
+      modernQueue === undefined,
+      `${modernQueue ?? ''}: 2026-07-28 stdio tools/call requests go through serveStdio's queue`,
     ),
     report(
       'steady-request-table',

@@ -10,3 +10,14 @@ export function fingerprint(text: string): string {
   }
   return (hash >>> 0).toString(16).padStart(8, '0');
 }
+
+/** The name of the first of `sources` whose fingerprint is none of its `known` ones (the SDK changed it), else undefined. */
+export function changedSource(
+  sources: Readonly<Record<string, unknown>>,
+  known: Readonly<Record<string, readonly string[]>>,
+): string | undefined {
+  for (const [name, fingerprints] of Object.entries(known)) {
+    if (!fingerprints.includes(fingerprint(String(sources[name])))) return name;
+  }
+  return undefined;
+}

@@ -15,7 +15,7 @@ import {
   type AuthInfo,
   type JSONRPCRequest,
 } from '@modelcontextprotocol/server';
-import { fingerprint } from './fingerprint.js';
+import { changedSource } from './fingerprint.js';
 import { plainMessageKind } from '../wire/json-rpc-shape.js';
 
 /** The one modern revision the SDK (2.4) serves (`SUPPORTED_MODERN_PROTOCOL_VERSIONS`, not exported). */
@@ -55,14 +55,8 @@ let verdict: string | undefined | null = null;
 /** Why the entry is off for the installed SDK (a changed source or field), or undefined when it applies. */
 export function modernPlainEntryMismatch(): string | undefined {
   if (verdict !== null) return verdict;
-  const sources: Record<string, unknown> = { createMcpHandler, Server, Protocol };
-  verdict = undefined;
-  for (const [name, known] of Object.entries(KNOWN_FINGERPRINTS)) {
-    if (!known.includes(fingerprint(String(sources[name])))) {
-      verdict = `${name} changed`;
-      break;
-    }
-  }
+  const changed = changedSource({ createMcpHandler, Server, Protocol }, KNOWN_FINGERPRINTS);
+  verdict = changed === undefined ? undefined : `${changed} changed`;
   const probe = new Server({ name: 'canary', version: '0' }) as unknown as Partial<ServedServer>;
   if (verdict === undefined && !(Array.isArray(probe._supportedProtocolVersions) && 'transport' in probe)) {
     verdict = 'Server changed its state fields';

@@ -43,26 +43,38 @@ function signalOf(this: PlainMcpReq): AbortSignal {
 
 /**
  * `ctx.mcpReq` of a plain `tools/call` served by `stdio-tools-call.ts`: the SDK's fields (`id`,
- * `method`, `_meta`, `requestState`) are own fields; `signal`, `send`, `notify`, `log`,
- * `elicitInput` and `requestSampling` are made on the first read of any of them, as the SDK's
- * `_onrequest` and `buildContext` (2.4) make them (the last three by `buildContext` itself), and
- * then become own enumerable properties in the SDK's order, so that a spread of `mcpReq` after
- * that copies them (the SDK's legacy input shim and the pipeline's stage context read `signal`
- * before they spread). A plain call reads none of them: no signal, no closures (W2 profile).
+ * `method`, `_meta`, on 2026-07-28 `envelope`, then `requestState`) are own fields, in that order;
+ * `signal`, `send`, `notify`, `log`, `elicitInput` and `requestSampling` are made on the first read
+ * of any of them, as the SDK's `_onrequest` and `buildContext` (2.4) make them (the last three by
+ * `buildContext` itself), and then become own enumerable properties in the SDK's order, so that a
+ * spread of `mcpReq` after that copies them (the SDK's legacy input shim and the pipeline's stage
+ * context read `signal` before they spread). A plain call reads none of them: no signal, no
+ * closures (W2 profile).
  */
 export class PlainMcpReq {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly _meta: ServerContext['mcpReq']['_meta'];
-  readonly requestState: () => undefined = noRequestState;
+  // Assigned in the constructor, in the SDK's key order (`envelope` only when there is one, as there).
+  declare readonly id: RequestId;
+  declare readonly method: string;
+  declare readonly _meta: ServerContext['mcpReq']['_meta'];
+  declare readonly envelope?: Record<string, unknown>;
+  declare readonly requestState: () => undefined;
   readonly #server: Server;
   readonly #abort: LazyRequestAbort;
   readonly #sessionId: string | undefined;
 
-  constructor(server: Server, request: JSONRPCRequest, abort: LazyRequestAbort, sessionId: string | undefined) {
+  /** `envelope`: the 2026-07-28 `_meta` envelope the SDK lifted out of `request` (which is the lifted request). */
+  constructor(
+    server: Server,
+    request: JSONRPCRequest,
+    abort: LazyRequestAbort,
+    sessionId: string | undefined,
+    envelope?: Record<string, unknown>,
+  ) {
     this.id = request.id;
     this.method = request.method;
     this._meta = request.params?._meta as ServerContext['mcpReq']['_meta'];
+    if (envelope !== undefined) this.envelope = envelope;
+    this.requestState = noRequestState;
     this.#server = server;
     this.#abort = abort;
     this.#sessionId = sessionId;
@@ -109,7 +121,9 @@ export class PlainMcpReq {
       }
       return server.request(request, { ...(schemaOrOptions as object | undefined), relatedRequestId });
     };
-    const base = { id: this.id, method: this.method, _meta: this._meta, requestState: this.requestState, notify };
+    const { id, method, _meta, envelope, requestState } = this;
+    // What `buildContext` reads of it: `log` reads the envelope's log level on 2026-07-28.
+    const base = { id, method, _meta, ...(envelope !== undefined && { envelope }), requestState, notify };
     const built = server.buildContext({ sessionId: this.#sessionId, mcpReq: base, http: undefined }).mcpReq;
     const value = (v: unknown) => ({ value: v, enumerable: true, writable: true, configurable: true });
     Object.defineProperties(this, {

@@ -1,8 +1,4 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  LOG_LEVEL_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   type JSONRPCRequest,
   type RequestId,
@@ -12,6 +8,14 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { LazyRequestAbort } from './lazy-request-abort.js';
+import {
+  envelopeRefusal,
+  hasEnvelopeKeys,
+  liftEnvelope,
+  MODERN_ERA,
+  modernToolsCallMismatch,
+  withEncodeSlots,
+} from './modern-envelope.js';
 import { PlainMcpReq, plainRequestContextApplies } from './plain-request-context.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -37,15 +41,8 @@ interface ProtocolParts {
   _onerror(error: Error): void;
 }
 
-/** The one era served here: the handshake era's codec (2.4 names it by its revision). */
+/** The handshake era's codec (2.4 names it by its revision); the other one served here is {@link MODERN_ERA}. */
 const HANDSHAKE_ERA = '2025-11-25';
-/** What the SDK lifts out of `_meta` (2026-07-28 envelope keys) and params (retry fields); such requests take its path. */
-const ENVELOPE_KEYS = [
-  PROTOCOL_VERSION_META_KEY,
-  CLIENT_INFO_META_KEY,
-  CLIENT_CAPABILITIES_META_KEY,
-  LOG_LEVEL_META_KEY,
-];
 const NO_WIRE_MATERIAL = Object.freeze({});
 
 /** What an installed `tools/call` handler does for a plain request: `run`, and `settle` on its rejections. */
@@ -69,19 +66,32 @@ export function recordPlainToolsCall(installed: object, run: Handler, settle: (e
 
 let enabled = true;
 
-/** Turns {@link serveToolsCall} on or off (tests compare both paths); returns the previous setting. */
+/**
+ * Turns {@link serveToolsCall} on or off (tests compare both paths), and for stdio views connected
+ * after this call the way past `serveStdio`'s queue (`deliverPlainCallsDirectly`); returns the
+ * previous setting.
+ */
 export function setStdioToolsCallDispatch(on: boolean): boolean {
   const previous = enabled;
   enabled = on;
   return previous;
 }
 
-/** Whether the SDK has every part {@link serveToolsCall} reads (the self-check; the canary reports it). */
+/** Whether {@link setStdioToolsCallDispatch} left the dispatch on. */
+export function stdioToolsCallDispatchOn(): boolean {
+  return enabled;
+}
+
+/**
+ * Whether the SDK has every part {@link serveToolsCall} reads for `server`'s era (the self-check;
+ * the canary reports it): on 2025-11-25 its private parts, on 2026-07-28 also the sources it
+ * reproduces there ({@link modernToolsCallMismatch}).
+ */
 export function stdioToolsCallApplies(server: Server): boolean {
   const parts = server as unknown as Partial<ProtocolParts>;
   const codec = typeof parts._negotiatedWireCodec === 'function' ? parts._negotiatedWireCodec.call(server) : undefined;
   return (
-    codec?.era === HANDSHAKE_ERA &&
+    (codec?.era === HANDSHAKE_ERA || (codec?.era === MODERN_ERA && modernToolsCallMismatch() === undefined)) &&
     typeof codec.checkInboundEnvelope === 'function' &&
     typeof codec.encodeResult === 'function' &&
     typeof codec.encodeErrorCode === 'function' &&
@@ -143,46 +153,59 @@ export function steadyTableFits(server: Server): boolean {
   return known;
 }
 
-/** A `tools/call` with nothing the SDK lifts out of it, and no task. */
-function plainParams(params: Record<string, unknown>): boolean {
-  if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;
-  const meta = params._meta as Record<string, unknown> | undefined;
-  return meta === undefined || !ENVELOPE_KEYS.some((key) => key in meta);
-}
+/** How many 2026-07-28 requests {@link serveToolsCall} served (tests see that it took them). */
+export const modernStdioToolsCallProbe = { served: 0 };
 
 /**
- * Serves a plain `tools/call` (a request `plainMessageKind` accepted) on a 2025-11-25 stdio view
- * the way the SDK's `Protocol._onrequest` (2.4) does, without its per-request machinery: the
- * same checks in the same order (drop hook, method in era, handler, envelope), the same context
- * keys, the handler started in a microtask, the result encoded by the codec, the SDK's response
- * and error objects (same keys, same order), the same `onerror` reports, cancellation and close
- * through the SDK's own abort table. What it leaves out: the `AbortController` (a
- * {@link LazyRequestAbort} makes the signal on first read), the context's closures (made on first
- * read, {@link PlainMcpReq}), `buildContext`'s copies, and, through the handler's plain form
- * ({@link recordPlainToolsCall}), the async frames of the SDK's input-required step.
+ * Serves a plain `tools/call` (a request `plainMessageKind` accepted, without `task`,
+ * `inputResponses` or `requestState`) on a 2025-11-25 or 2026-07-28 stdio view the way the SDK's
+ * `Protocol._onrequest` (2.4) does, without its per-request machinery: the same checks in the same
+ * order (drop hook, method in era, handler, envelope), the same context keys, the handler started in
+ * a microtask, the result encoded by the codec, the SDK's response and error objects (same keys,
+ * same order), the same `onerror` reports, cancellation and close through the SDK's own abort table.
+ * What it leaves out: the `AbortController` (a {@link LazyRequestAbort} makes the signal on first
+ * read), the context's closures (made on first read, {@link PlainMcpReq}), `buildContext`'s copies,
+ * and, through the handler's plain form ({@link recordPlainToolsCall}), the async frames of the SDK's
+ * input-required step.
  *
- * Returns false, having done nothing, for anything else (a task, 2026-07-28 material, another era,
- * a handler without a plain form, transport info): the caller then hands it to the SDK.
+ * On 2026-07-28 the envelope is lifted out of `_meta` as the SDK lifts it ({@link liftEnvelope}): the
+ * handler gets the lifted request, the context its envelope, and the envelope is checked by the
+ * SDK's codec (`checkInboundEnvelope`); the result is stamped by the codec's `encodeResult`. A request
+ * without envelope keys, or whose envelope the codec refuses, is left to the SDK, which answers its
+ * error.
+ *
+ * Returns false, having done nothing, for anything else (a task, retry fields, envelope keys on
+ * 2025-11-25, another era, a handler without a plain form, transport info): the caller then hands it
+ * to the SDK.
  */
 export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: unknown): boolean {
   const params = request.params;
-  if (!enabled || request.method !== 'tools/call' || extra !== undefined || !params || !plainParams(params)) {
-    return false;
-  }
+  if (!enabled || request.method !== 'tools/call' || extra !== undefined || !params) return false;
+  if ('task' in params || 'inputResponses' in params || 'requestState' in params) return false;
   const parts = server as unknown as ProtocolParts;
   const codec = parts._negotiatedWireCodec();
-  if (codec.era !== HANDSHAKE_ERA || parts._shouldDropInbound(request) === 'drop') return false;
+  let served = request;
+  let material: { envelope?: Record<string, unknown> } = NO_WIRE_MATERIAL;
+  if (codec.era === MODERN_ERA) {
+    const lifted = modernToolsCallMismatch() === undefined ? liftEnvelope(request) : undefined;
+    if (!lifted) return false;
+    served = lifted.request;
+    material = { envelope: lifted.envelope };
+  } else if (codec.era !== HANDSHAKE_ERA || hasEnvelopeKeys(params._meta)) return false;
+  if (parts._shouldDropInbound(request) === 'drop') return false;
   if (!codec.hasRequestMethod('tools/call')) return false;
   const installed = parts._requestHandlers.get('tools/call') ?? parts.fallbackRequestHandler;
   const plain = typeof installed === 'function' ? plainForms.get(installed) : undefined;
-  if (!plain || codec.checkInboundEnvelope(NO_WIRE_MATERIAL) !== undefined) return false;
+  if (!plain || envelopeRefusal(codec, material) !== undefined) return false;
+  if (material.envelope) modernStdioToolsCallProbe.served += 1;
 
   const transport = parts._transport;
   const { id } = request;
   const abort = new LazyRequestAbort();
   parts._requestHandlerAbortControllers.set(id, abort);
   const sessionId = transport?.sessionId;
-  const ctx = { sessionId, mcpReq: new PlainMcpReq(server, request, abort, sessionId), http: undefined };
+  const mcpReq = new PlainMcpReq(server, served, abort, sessionId, material.envelope);
+  const ctx = { sessionId, mcpReq, http: undefined };
   // The SDK's promise chain (then, then, catch, finally) as one reaction per step, none returning a promise.
   const done = (sent?: Promise<void>) => {
     const forget = () => {
@@ -199,7 +222,7 @@ export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: u
     if (abort.aborted) return done();
     let encoded: unknown;
     try {
-      encoded = codec.encodeResult('tools/call', result, parts._outboundServerInfo());
+      encoded = codec.encodeResult('tools/call', withEncodeSlots(codec, result), parts._outboundServerInfo());
     } catch (error) {
       parts._onerror(new Error(`Failed to encode result for tools/call: ${String(error)}`));
       const failure = { code: ProtocolErrorCode.InternalError, message: 'Internal error' };
@@ -238,7 +261,7 @@ export function serveToolsCall(server: Server, request: JSONRPCRequest, extra: u
   void Promise.resolve().then(() => {
     let answered: Promise<Result>;
     try {
-      answered = plain.run(request, ctx as unknown as ServerContext);
+      answered = plain.run(served, ctx as unknown as ServerContext);
     } catch (error) {
       answered = Promise.reject(error);
     }

@@ -7,6 +7,7 @@ import {
   type Result,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { MODERN_ERA } from './modern-envelope.js';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 type UserHandler = (request: unknown, ctx: ServerContext) => unknown;
@@ -22,7 +23,7 @@ interface WireCodec {
 
 /** The private parts of the SDK's `Server` (2.4) this module calls. */
 interface ServerParts {
-  _negotiatedWireCodec(): WireCodec;
+  _negotiatedWireCodec(): WireCodec & { readonly era?: string };
   _invokeInputRequiredCapableHandler(
     method: string,
     handler: Handler,
@@ -175,11 +176,14 @@ export function wrapToolsCall(
 }
 
 /**
- * {@link wrapToolsCall} for a request that carries no `requestState` on the 2025-11-25 era (what
- * `stdio-tools-call.ts` serves), without the SDK's `_invokeInputRequiredCapableHandler` frame: for
- * such a request that step only awaits the handler (its one error mapping is for 2026-07-28), unless
- * the handler answers input-required, which is then handed to that step as the SDK would (its legacy
- * shim calls the handler again for later rounds). Same answers, same errors, fewer promises.
+ * {@link wrapToolsCall} for a request that carries no `requestState` (nor `inputResponses`, nor a
+ * task: what `stdio-tools-call.ts` serves), without the SDK's `_invokeInputRequiredCapableHandler`
+ * frame: for such a request that step only awaits the handler and returns an answer that is not
+ * input-required as it is. What it does besides is handed to it as the SDK would: an input-required
+ * answer (its 2026-07-28 checks; on 2025-11-25 its legacy shim, which calls the handler again for
+ * later rounds), and on 2026-07-28 a rejection (the step turns a thrown -32042 into its -32603 there;
+ * on 2025-11-25 it rethrows every error unchanged, so a rejection is passed on directly). Same
+ * answers, same errors, fewer promises.
  */
 export function wrapPlainToolsCall(server: Server, handler: UserHandler, escape: (result: Result) => void): Handler {
   const parts = server as unknown as ServerParts;
@@ -188,25 +192,32 @@ export function wrapPlainToolsCall(server: Server, handler: UserHandler, escape:
     const validated = codec.validateRequest('tools/call', request);
     if (!validated.ok) return Promise.reject(schemaFailure('request', validated));
     const parsed = validated.value;
-    let answer: Promise<Result>;
-    try {
-      answer = Promise.resolve(handler(parsed, ctx) as Result | Promise<Result>);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    // One reaction: escape (as `answerOf` does), then the rest.
-    return answer.then((result) => {
-      escape(result);
-      if (!isInputRequiredResult(result)) return finishResult(codec, result);
-      let first: Result | undefined = result;
+    /** The SDK's step run on the handler's first answer `first` (later rounds call the handler again). */
+    const throughStep = (first: Promise<Result>) => {
+      let pending: Promise<Result> | undefined = first;
       const replay: Handler = (_request, handlerCtx) => {
-        const answered = first;
-        first = undefined;
-        return answered ? Promise.resolve(answered) : answerOf(handler, escape, parsed, handlerCtx);
+        const answered = pending;
+        pending = undefined;
+        return answered ?? answerOf(handler, escape, parsed, handlerCtx);
       };
       return parts
         ._invokeInputRequiredCapableHandler('tools/call', replay, request, ctx)
         .then((final) => finishResult(codec, final));
-    });
+    };
+    const modern = codec.era === MODERN_ERA;
+    let answer: Promise<Result>;
+    try {
+      answer = Promise.resolve(handler(parsed, ctx) as Result | Promise<Result>);
+    } catch (error) {
+      return modern ? throughStep(Promise.reject(error)) : Promise.reject(error);
+    }
+    // One reaction: escape (as `answerOf` does), then the rest.
+    return answer.then(
+      (result) => {
+        escape(result);
+        return isInputRequiredResult(result) ? throughStep(Promise.resolve(result)) : finishResult(codec, result);
+      },
+      modern ? (error: unknown) => throughStep(Promise.reject(error)) : undefined,
+    );
   };
 }

@@ -24,9 +24,20 @@ import {
 import { dispatchPlainMessagesDirectly } from './direct-dispatch.js';
 import { admitStdioListens, type InterestHolder } from './listen-admission.js';
 import { withContextSlots } from './stable-context.js';
-import { deliverPlainCallsDirectly, spareStdioChannelChecks, stdioWireOf } from './stdio-channel.js';
+import {
+  deliverPlainCallsDirectly,
+  modernQueueBypassMismatch,
+  spareStdioChannelChecks,
+  stdioWireOf,
+} from './stdio-channel.js';
 import { closeQuietly } from './quiet-close.js';
-import { recordPlainToolsCall, serveToolsCall, stdioToolsCallApplies, steadyRequestTable } from './stdio-tools-call.js';
+import {
+  recordPlainToolsCall,
+  serveToolsCall,
+  stdioToolsCallApplies,
+  stdioToolsCallDispatchOn,
+  steadyRequestTable,
+} from './stdio-tools-call.js';
 import { toolsCallWrapperApplies, wrapPlainToolsCall, wrapToolsCall } from './tools-call-wrapper.js';
 
 type WrappedHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
@@ -263,8 +274,9 @@ export class ViewServer extends Server {
     // On stdio, plain tools/call requests skip the SDK's per-request machinery (`stdio-tools-call.ts`).
     const serve = stdio && stdioToolsCallApplies(this) ? serveToolsCall.bind(undefined, this) : undefined;
     if (!hadCallback) dispatchPlainMessagesDirectly(this, transport, serve);
-    if (serve && !servesModernEra(this)) {
-      deliverPlainCallsDirectly(transport);
+    if (serve && stdioToolsCallDispatchOn()) {
+      const modern = servesModernEra(this);
+      if (!modern || modernQueueBypassMismatch() === undefined) deliverPlainCallsDirectly(transport, modern);
       steadyRequestTable(this);
     }
   }

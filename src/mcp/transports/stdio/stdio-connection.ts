@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../../../logger.js';
+import { recognizeServeStdio } from '../../sdk-internals/stdio-channel.js';
 import { startPinging, type PingSettings } from '../ping.js';
 import { StdioTransport } from './stdio-transport.js';
 
@@ -30,6 +31,7 @@ export interface StdioConnectionOptions {
  * {@link StdioTransport}. Returns the handle that closes it.
  */
 export function openStdioConnection(options: StdioConnectionOptions): { close(): Promise<void> } {
+  recognizeServeStdio(serveStdio); // its 2026-07-28 queue may be bypassed for tools/call (`stdio-channel.ts`)
   let lastError: Error | undefined;
   const transport = new StdioTransport(options.stdin, options.stdout, {
     maxMessageBytes: options.maxMessageBytes,
