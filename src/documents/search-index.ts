@@ -141,6 +141,12 @@ export class DocumentSearchIndex {
   #background: boolean;
   #backgroundTimer: NodeJS.Timeout | undefined;
   readonly #backgroundStop = new AbortController();
+  /**
+   * Aborted, and replaced by a fresh one, when the store closes or {@link close} is called: every refresh asked
+   * for before that stops with it, a search's too (its call may have answered at `maxWaitMs` and left the
+   * refresh running), while a refresh asked for later runs as usual.
+   */
+  #lifetime = new AbortController();
 
   constructor(store: DocumentStoreView, options: DocumentSearchIndexOptions = {}) {
     this.#store = store;
@@ -329,6 +335,8 @@ export class DocumentSearchIndex {
     clearTimeout(this.#backgroundTimer);
     this.#backgroundTimer = undefined;
     this.#backgroundStop.abort();
+    this.#lifetime.abort();
+    this.#lifetime = new AbortController();
   }
 
   /**
@@ -336,13 +344,18 @@ export class DocumentSearchIndex {
    * index ahead of the first search). Concurrent calls share the work.
    */
   async refresh(signal?: AbortSignal): Promise<void> {
+    const lifetime = this.#lifetime.signal;
     while (this.#running !== undefined) await this.#running.catch(() => undefined);
-    if (!this.#listDirty && this.#stale.size === 0) return;
-    this.#running = this.#refreshOnce(signal);
+    // The store closed (or the index) while this waited: what it asked for ended with it.
+    if (lifetime.aborted || (!this.#listDirty && this.#stale.size === 0)) return;
+    const stop = eitherAborts(signal, lifetime);
+    this.#running = this.#refreshOnce(stop.signal);
     try {
       await this.#running;
+      signal?.throwIfAborted();
     } finally {
       this.#running = undefined;
+      stop.dispose();
     }
   }
 
@@ -386,7 +399,6 @@ export class DocumentSearchIndex {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.#concurrency, queue.length) }, worker));
-    signal?.throwIfAborted();
   }
 
   /**
@@ -460,4 +472,24 @@ export class DocumentSearchIndex {
       snippet,
     };
   }
+}
+
+/** A signal aborted when `signal` (if any) or `lifetime` is; `dispose` drops the listeners it added. */
+function eitherAborts(
+  signal: AbortSignal | undefined,
+  lifetime: AbortSignal,
+): { signal: AbortSignal; dispose(): void } {
+  if (signal === undefined) return { signal: lifetime, dispose: () => {} };
+  const either = new AbortController();
+  const abort = () => either.abort();
+  if (signal.aborted) abort();
+  signal.addEventListener('abort', abort, { once: true });
+  lifetime.addEventListener('abort', abort, { once: true });
+  return {
+    signal: either.signal,
+    dispose: () => {
+      signal.removeEventListener('abort', abort);
+      lifetime.removeEventListener('abort', abort);
+    },
+  };
 }

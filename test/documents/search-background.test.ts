@@ -32,6 +32,18 @@ async function folderOf(count: number): Promise<string> {
   return root;
 }
 
+/** Eight HTML pages (each read converts) and a background index whose first reads have started and are held. */
+async function heldBuildOfPages() {
+  const root = path.join(dir, 'pages');
+  for (let i = 0; i < 8; i += 1) await writeFile(root, `page-${i}.html`, `<h1>Page ${i}</h1><p>granite</p>`);
+  store.registerFolder(root);
+  const { view, reads, hold } = recordingView(store);
+  const release = hold();
+  const index = new DocumentSearchIndex(view, { background: true });
+  await until(() => reads.length > 0, reads);
+  return { index, reads, release };
+}
+
 describe('DocumentSearchIndex in the background', () => {
   it('builds the index without a search, then answers at once', async () => {
     store.registerFolder(await folderOf(20));
@@ -143,13 +155,7 @@ describe('DocumentSearchIndex in the background', () => {
   });
 
   it('starts no conversion for the reads already under way when the store closed', async () => {
-    const root = path.join(dir, 'pages');
-    for (let i = 0; i < 8; i += 1) await writeFile(root, `page-${i}.html`, `<h1>Page ${i}</h1><p>granite</p>`);
-    store.registerFolder(root);
-    const { view, reads, hold } = recordingView(store);
-    const release = hold();
-    const index = new DocumentSearchIndex(view, { background: true });
-    await until(() => reads.length > 0, reads);
+    const { index, reads, release } = await heldBuildOfPages();
     const conversions = vi.spyOn(store.conversions, 'convert');
     await store.close();
     release(); // the reads under way go on to the store now: they must stop there
@@ -157,6 +163,25 @@ describe('DocumentSearchIndex in the background', () => {
     expect(reads.length).toBeGreaterThan(0);
     expect(conversions).not.toHaveBeenCalled();
     // The store is still usable after close(): a search made now reads (and converts) again.
+    const results = await index.search('granite');
+    expect(results).toMatchObject({ indexedDocuments: 8, pendingDocuments: 0, unreadableDocuments: 0 });
+    index.close();
+  });
+
+  // A search that answered at maxWaitMs leaves its refresh waiting for the background one; when the store
+  // closes, that refresh must end too, not start reading (and converting) with the finished call's signal.
+  it('a search that answered before the build ended starts no read or conversion after the store closed', async () => {
+    const { index, reads, release } = await heldBuildOfPages();
+    const early = await index.search('granite', { maxWaitMs: 20 });
+    expect(early.pendingDocuments).toBe(8);
+    const conversions = vi.spyOn(store.conversions, 'convert');
+    await store.close();
+    const readsAtClose = reads.length;
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(conversions).not.toHaveBeenCalled();
+    expect(reads.length).toBe(readsAtClose);
+    // A search made after close() still reads what was left, as documented.
     const results = await index.search('granite');
     expect(results).toMatchObject({ indexedDocuments: 8, pendingDocuments: 0, unreadableDocuments: 0 });
     index.close();
