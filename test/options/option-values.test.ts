@@ -85,12 +85,21 @@ describe('option values of the servers', () => {
 
   it('a health or readiness path another route answers is refused (it would shadow that route)', () => {
     const onMcp = refusal(() => new HttpMcpServer(INFO, { healthPath: '/mcp' }));
-    expect(onMcp.message).toContain('healthPath must be a path no other route of the server answers, got "/mcp"');
-    expect(onMcp.message).toContain('the MCP endpoint (option path)');
+    expect(onMcp.message).toBe(
+      'HttpMcpServer option healthPath must be a path no other route of the server answers, got "/mcp". It is the ' +
+        'MCP endpoint\'s (path, by default "/mcp") route too; pick another path, or false to leave the route out.',
+    );
     expect(onMcp.option).toBe('healthPath');
     // Express matches case-insensitively, with or without a trailing slash.
     expect(refusal(() => new HttpMcpServer(INFO, { path: '/rpc', readyPath: '/RPC/' })).option).toBe('readyPath');
-    expect(refusal(() => new HttpMcpServer(INFO, { healthPath: '/ready' })).message).toContain("healthPath's route");
+    // The option the app set is the one named, whichever comes first.
+    const onReady = refusal(() => new HttpMcpServer(INFO, { healthPath: '/ready/' }));
+    expect([onReady.option, onReady.message]).toEqual([
+      'healthPath',
+      expect.stringContaining('the readiness route\'s (readyPath, by default "/ready") route too'),
+    ]);
+    const onHealth = refusal(() => new HttpMcpServer(INFO, { path: '/health' }));
+    expect([onHealth.option, onHealth.message]).toEqual(['path', expect.stringContaining(', or set healthPath.')]);
     const metadata = refusal(
       () =>
         new HttpMcpServer(INFO, {
@@ -99,10 +108,33 @@ describe('option values of the servers', () => {
         }),
     );
     expect(metadata.message).toContain('OAuth protected-resource metadata');
-    // Distinct paths, and a route left out, are fine.
+    // Distinct paths, and a route left out, are fine; so is the endpoint at `/` with authorization.
     expect(() => new HttpMcpServer(INFO, { healthPath: '/healthz', readyPath: false, path: '/health' })).not.toThrow();
     expect(() => new HttpMcpServer(INFO, { healthPath: false, readyPath: '/mcp/ready' })).not.toThrow();
+    expect(
+      () =>
+        new HttpMcpServer(INFO, {
+          path: '/',
+          authorization: { issuer: 'https://auth.example', audience: 'https://mcp.example/' },
+        }),
+    ).not.toThrow();
   });
+
+  // Express 5 reads these as route patterns: `/:name` answered every one-segment path (the MCP endpoint's GET
+  // included) and `/mcp?` threw a raw PathError at start(); the fetch endpoint compares paths literally.
+  it.each(['/:name', '/*splat', '/mcp{/x}', '/{mcp}', '/mc(p)', '/mcp?', '/mcp+', '/a!b', '/[x]', '/a\\b'])(
+    'a path with route-pattern characters (%s) is refused for every route option',
+    (pattern) => {
+      for (const option of ['path', 'healthPath', 'readyPath'] as const) {
+        const error = refusal(() => new HttpMcpServer(INFO, { [option]: pattern }));
+        expect([error.option, error.message]).toEqual([
+          option,
+          expect.stringContaining('without route-pattern characters'),
+        ]);
+      }
+      expect(refusal(() => toFetchHandler(new FetchMcpServer(INFO), { path: pattern })).option).toBe('path');
+    },
+  );
 
   it('value errors that were RangeErrors are InvalidOptionsErrors with a code', () => {
     expect(refusal(() => new StdioMcpServer(INFO, { maxMessageBytes: 0 })).message).toContain(

@@ -19,7 +19,14 @@ import {
 import type { FetchHandlerOptions } from '../fetch/fetch-options.js';
 import type { HttpMcpServerOptions, HttpsOptions } from './options.js';
 
-const ROUTE = valueRule('a path starting with "/"', (v) => typeof v === 'string' && v.startsWith('/'));
+/**
+ * A literal path: express 5 reads `: * ? + ( ) [ ] { } ! \` as route syntax (`/:name` answers every path of one
+ * segment, `/mcp?` fails at listen), and the fetch endpoint compares the path literally.
+ */
+export const ROUTE = valueRule(
+  'a path starting with "/" without route-pattern characters (: * ? + ( ) [ ] { } ! \\)',
+  (v) => typeof v === 'string' && v.startsWith('/') && !/[:*?+()[\]{}!\\]/.test(v),
+);
 
 /** Rules of the options both endpoints take. */
 export const SHARED_ENDPOINT_RULES: ValueRules<FetchHandlerOptions & HttpMcpServerOptions> = {

@@ -12,7 +12,7 @@ import { resolveAuthorization, type AuthorizationOptions } from '../../../auth/o
 import { InvalidOptionsError } from '../../../errors.js';
 import { assertKnownOptions, optionKeys } from '../../../known-options.js';
 import { checkOptionValues, invalidOptionValue } from '../../../option-values.js';
-import { HTTP_RULES, HTTPS_RULES } from './option-rules.js';
+import { HTTP_RULES, HTTPS_RULES, ROUTE } from './option-rules.js';
 import { checkRouteConflicts } from './route-conflicts.js';
 import { resolvePing, type PingSettings } from '../ping.js';
 import type { BaseMcpServerOptions } from '../../server/server-options.js';
@@ -56,7 +56,7 @@ export interface HttpServeOptions {
   host?: string;
   /** TCP port. Default `3000`; `0` picks a free port (read it from `server.address` after `start()`). */
   port?: number;
-  /** Path of the MCP endpoint, serving both protocol eras. Default `/mcp`. */
+  /** Path of the MCP endpoint, serving both protocol eras: literal, no route patterns (`/:x`, `*`). Default `/mcp`. */
   path?: string;
   /** Serve HTTPS instead of plain HTTP (`https://` in `server.address.url`); see {@link HttpsOptions}. Default: plain HTTP. */
   https?: HttpsOptions;
@@ -126,9 +126,9 @@ export interface HttpServeOptions {
   resourceMetadataUrl?: string;
   /** Largest accepted request body (bytes); larger bodies get 413 and a JSON-RPC error. Default 4 MiB. */
   maxRequestBodyBytes?: number;
-  /** Liveness route answering `{ status: 'ok' }`. Default `/health`; `false` disables it. */
+  /** Liveness route answering `{ status: 'ok' }`: a literal path no other route uses. Default `/health`; `false` disables it. */
   healthPath?: string | false;
-  /** Readiness route answering mode and live session count (503 unless running). Default `/ready`; `false` disables it. */
+  /** Readiness route answering mode and live session count (503 unless running): a literal path no other route uses. Default `/ready`; `false` disables it. */
   readyPath?: string | false;
   /** Interval of SSE keepalive comments on every open stream, so idle proxies keep long calls open (ms). Default 15000; `0` disables. */
   keepAliveMs?: number;
@@ -308,9 +308,7 @@ export function resolveSharedEndpointOptions(
   // Checked where it is given, not first at start().
   if (options.authorization !== undefined) resolveAuthorization(options.authorization as AuthorizationOptions, owner);
   const path = options.path ?? '/mcp';
-  if (typeof path !== 'string' || !path.startsWith('/')) {
-    throw invalidOptionValue(`${owner} option`, 'path', 'a path starting with "/"', path);
-  }
+  if (!ROUTE.test(path)) throw invalidOptionValue(`${owner} option`, 'path', ROUTE.expected, path);
   return {
     path,
     maxListenStreams: positive('maxListenStreams', options.maxListenStreams ?? 1024, false, owner),
@@ -351,7 +349,12 @@ export function resolveHttpOptions(
   const cors = options.cors === true ? {} : options.cors || undefined;
   const healthPath = options.healthPath ?? '/health';
   const readyPath = options.readyPath ?? '/ready';
-  checkRouteConflicts(owner, { path: shared.path, healthPath, readyPath, authorization: !!options.authorization });
+  checkRouteConflicts(owner, options, {
+    path: shared.path,
+    healthPath,
+    readyPath,
+    authorization: !!options.authorization,
+  });
   return {
     ...shared,
     host,
