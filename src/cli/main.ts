@@ -92,6 +92,9 @@ addTlsFlags(addDocumentLimitFlags(serve)).action(
       .map((ext) => ext.trim())
       .filter(Boolean);
     if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+    if (opts.stdio && (opts.authIssuer || opts.authAudience || opts.authScope)) {
+      throw new Error('--auth-issuer (and --auth-audience, --auth-scope) need HTTP: drop --stdio');
+    }
     const https = httpsOptions(opts);
     if (opts.stdio && https) throw new Error('--https-cert and --https-key need HTTP: drop --stdio');
     // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).

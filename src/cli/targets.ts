@@ -1,5 +1,5 @@
 import { MissingDependencyError } from '../errors.js';
-import { existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,10 +66,14 @@ export function parseTarget(text: string): Target {
     return { kind: 'http', url };
   }
   if (existsSync(trimmed) && statSync(trimmed).isFile()) {
-    if (!TYPESCRIPT.test(trimmed) && !JAVASCRIPT.test(trimmed)) {
-      throw new Error(`${trimmed} is neither a .ts nor a .js file: give a server file, a stdio command or a URL`);
+    if (TYPESCRIPT.test(trimmed) || JAVASCRIPT.test(trimmed)) {
+      return { kind: 'file', file: path.resolve(trimmed), ...serverFileCommand(trimmed) };
     }
-    return { kind: 'file', file: path.resolve(trimmed), ...serverFileCommand(trimmed) };
+    // An executable (a package's bin, a compiled server) is run as it is, its path taken whole (spaces and all).
+    if (isExecutable(trimmed)) return { kind: 'command', command: trimmed, args: [] };
+    throw new Error(
+      `${trimmed} is neither a .ts nor a .js file nor executable: give a server file, a stdio command or a URL`,
+    );
   }
   const words = parseShell(trimmed, (name) => process.env[name] ?? '');
   const args: string[] = [];
@@ -92,4 +96,14 @@ export function describeTarget(target: Target): string {
   if (target.kind === 'http') return target.url.href;
   if (target.kind === 'file') return target.file;
   return [target.command, ...target.args].join(' ');
+}
+
+/** Whether this process may run the file (its execute permission; on Windows, whether it exists). */
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -25,7 +25,8 @@ export interface UpstreamHandle {
    *   `@modelcontextprotocol/client` package is missing); with `InvalidOptionsError` for a bad option.
    *   The upstream keeps retrying in the background after a timeout. While pending, the wait holds the
    *   process open (at most `timeoutMs`), so it settles even when awaited at an app's top level with
-   *   nothing else running; an upstream nobody waits on never holds the process.
+   *   nothing else running. (The upstream's retry timer never holds it; an attempt under way or a connected
+   *   upstream's child or connection may, until `close()` or `stop()`.)
    */
   whenConnected(options?: WhenConnectedOptions): Promise<void>;
   /** Disconnects it for good (a stdio child is stopped) and removes its tools in one change. */

@@ -25,8 +25,8 @@ interface Waiter {
 /**
  * The pending `whenConnected()` promises of one upstream: each settles exactly once, when it
  * connects, when it fails for good, or when its own time runs out. Its timer holds the process open
- * until then: the upstream's own retry timer does not (an upstream nobody waits on never keeps a
- * process alive), so an app awaiting `whenConnected()` at its top level with nothing else pending
+ * until then: the upstream's own retry timer does not (between attempts, an upstream nobody waits on
+ * does not keep a process alive), so an app awaiting `whenConnected()` at its top level with nothing else pending
  * would otherwise end with exit code 13 (an unsettled top-level await) instead of the rejection.
  * `failed()` (its `close()`, the server's `stop()`) clears every timer at once.
  */

@@ -137,7 +137,8 @@ export function misplacedTransportKeys(
     ? ['an HTTP server ("url")', 'a stdio server ("command")']
     : ['a stdio server ("command")', 'an HTTP server ("url")'];
   const verb = keys.length > 1 ? 'do' : 'does';
-  return { keys, message: `${keys.join(', ')} ${verb} not apply to ${kind}: only ${otherKind} has it` };
+  const them = keys.length > 1 ? 'them' : 'it';
+  return { keys, message: `${keys.join(', ')} ${verb} not apply to ${kind}: only ${otherKind} has ${them}` };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,21 @@ describe('mcp-toolkit list / call on a stdio command', () => {
     const { code, stdout } = await runCli(['call', command(), 'read_document', '--args', '{"uri":"note.md"}']);
     expect(code).toBe(0);
     expect(stdout).toContain('from the one-shot test');
+  });
+
+  // docs/cli.md: anything but a server file or a URL is a stdio command; an executable file (a package's bin)
+  // was refused as "neither a .ts nor a .js file". Its path is taken whole, spaces included.
+  it.skipIf(process.platform === 'win32')('runs an executable file given by its path', async () => {
+    const bin = path.join(folder, 'bin dir', 'docs-server');
+    mkdirSync(path.dirname(bin));
+    writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' '${CLI}' serve --stdio --quiet '${folder}'\n`, {
+      mode: 0o755,
+    });
+    const { code, stdout } = await runCli(['list', bin, '--json']);
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { resources: Array<{ name: string }> }).resources.map((r) => r.name)).toContain(
+      'note.md',
+    );
   });
 });
 

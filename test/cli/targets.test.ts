@@ -42,6 +42,11 @@ describe('CLI targets', () => {
     expect(() => parseTarget('  ')).toThrow(/empty/);
     expect(() => parseTarget('node server.js | tee log')).toThrow(/not a plain command/);
     expect(() => parseTarget('missing-server.ts')).toThrow(/no such file/);
-    expect(() => parseTarget(path.join(ROOT, 'README.md'))).toThrow(/neither a \.ts nor a \.js file/);
+    expect(() => parseTarget(path.join(ROOT, 'README.md'))).toThrow(/neither a \.ts nor a \.js file nor executable/);
+  });
+
+  it.skipIf(process.platform === 'win32')('an executable file is a command of its own, its path taken whole', () => {
+    const bin = path.join(ROOT, 'node_modules/.bin/tsx');
+    expect(parseTarget(bin)).toEqual({ kind: 'command', command: bin, args: [] });
   });
 });

@@ -121,7 +121,10 @@ describe('resolveUpstreamConfig', () => {
     })();
     expect(error).toBeInstanceOf(InvalidOptionsError);
     expect(error).toMatchObject({ code: 'INVALID_OPTIONS', unknownKeys: keys, message });
-    expect((error as Error).message).toMatch(/only (a stdio|an HTTP) server \("(command|url)"\) has it\.$/);
+    const them = keys.length > 1 ? 'them' : 'it';
+    expect((error as Error).message).toMatch(
+      new RegExp(`only (a stdio|an HTTP) server \\("(command|url)"\\) has ${them}\\.$`),
+    );
   });
 
   it('accepts a key of the other transport whose value is undefined (not given)', () => {

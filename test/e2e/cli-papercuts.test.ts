@@ -122,6 +122,13 @@ describe('clear failures', () => {
     }
   });
 
+  // The OAuth flags are HTTP only (docs/cli.md); with --stdio they were accepted and ignored without a word.
+  it('--stdio with --auth-issuer', async () => {
+    const { code, stderr } = await runCli(['serve', '--stdio', '--auth-issuer', 'https://auth.example', folder]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('--auth-issuer (and --auth-audience, --auth-scope) need HTTP: drop --stdio');
+  });
+
   it('a folder starting with ~ that no shell expanded', async () => {
     const { code, stderr } = await runCli(['serve', '--stdio', '~/no-such-notes']);
     expect(code).toBe(1);

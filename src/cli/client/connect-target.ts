@@ -61,7 +61,7 @@ function isAlive(pid: number): boolean {
 export async function connectTarget(target: Target, options: ConnectTargetOptions): Promise<TargetConnection> {
   const { Client, StreamableHTTPClientTransport } = await importOptional<typeof import('@modelcontextprotocol/client')>(
     '@modelcontextprotocol/client',
-    "the CLI's dev, list and call commands",
+    "each of the CLI's dev, list and call commands",
   );
   const client = new Client(
     { name: 'mcp-toolkit-cli', version: options.version },
