@@ -1,6 +1,6 @@
 import { UpstreamError } from '../errors.js';
 import { assertKnownOptions } from '../known-options.js';
-import { checkValue, msRule } from '../option-values.js';
+import { checkOptionsObject, checkValue, msRule } from '../option-values.js';
 
 /** Options of `UpstreamHandle.whenConnected()`. */
 export interface WhenConnectedOptions {
@@ -41,10 +41,12 @@ export class ConnectWaiters {
 
   /**
    * A promise for the next connection, bounded by `options.timeoutMs`.
-   * @throws InvalidOptionsError (as a rejection) for an unknown option or a `timeoutMs` that is not a positive number of ms.
+   * @throws InvalidOptionsError (as a rejection) for options that are not an object, an unknown option or a
+   *   `timeoutMs` that is not a positive number of ms.
    */
   wait(options: WhenConnectedOptions = {}): Promise<void> {
     try {
+      checkOptionsObject('whenConnected()', options);
       assertKnownOptions('whenConnected() option', options, new Set(['timeoutMs']));
       checkValue('whenConnected() option', 'timeoutMs', options.timeoutMs, msRule(false));
     } catch (error) {

@@ -66,6 +66,7 @@ describe('upstream lifecycle', () => {
     // A bad option is refused, not waited on.
     await expect(broken.whenConnected({ timeoutMs: -1 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     await expect(broken.whenConnected({ timeOutMs: 5 } as never)).rejects.toThrow(/did you mean "timeoutMs"/);
+    await expect(broken.whenConnected(null as never)).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
     await server.stop();
   }, 30_000);
 
