@@ -65,12 +65,16 @@ export function parseTarget(text: string): Target {
     }
     return { kind: 'http', url };
   }
+  if (existsSync(trimmed) && statSync(trimmed).isDirectory()) {
+    throw new Error(`${trimmed} is a folder: give a server file, a stdio command or a URL`);
+  }
   if (existsSync(trimmed) && statSync(trimmed).isFile()) {
     if (TYPESCRIPT.test(trimmed) || JAVASCRIPT.test(trimmed)) {
       return { kind: 'file', file: path.resolve(trimmed), ...serverFileCommand(trimmed) };
     }
-    // An executable (a package's bin, a compiled server) is run as it is, its path taken whole (spaces and all).
-    if (isExecutable(trimmed)) return { kind: 'command', command: trimmed, args: [] };
+    // An executable (a package's bin, a compiled server) is run as it is, its path taken whole (spaces and all)
+    // and made absolute: a bare name (`my-server` in this folder) would be looked up on PATH instead.
+    if (isExecutable(trimmed)) return { kind: 'command', command: path.resolve(trimmed), args: [] };
     throw new Error(
       `${trimmed} is neither a .ts nor a .js file nor executable: give a server file, a stdio command or a URL`,
     );

@@ -48,5 +48,17 @@ describe('CLI targets', () => {
   it.skipIf(process.platform === 'win32')('an executable file is a command of its own, its path taken whole', () => {
     const bin = path.join(ROOT, 'node_modules/.bin/tsx');
     expect(parseTarget(bin)).toEqual({ kind: 'command', command: bin, args: [] });
+    // A bare name of a file here runs that file, not a command of the same name on PATH.
+    const cwd = process.cwd();
+    try {
+      process.chdir(path.dirname(bin));
+      expect(parseTarget('tsx')).toEqual({ kind: 'command', command: bin, args: [] });
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('a folder is refused, not run as a command line', () => {
+    expect(() => parseTarget(path.join(ROOT, 'docs'))).toThrow(/docs is a folder: give a server file/);
   });
 });

@@ -445,6 +445,22 @@ const modernCases: Case[] = [
     last: 3,
   },
   {
+    // A "__proto__" key of the JSON text is an own key once parsed; compared with `in` it matched the
+    // inherited Object.prototype and stood in for the missing `name`: the SDK refuses that envelope.
+    name: 'an envelope whose clientInfo has a "__proto__" key in place of name is checked (SDK path for it)',
+    sdkPath: 1,
+    send: [
+      modernCall(1, echo('a')),
+      answered(1),
+      modernCall(2, echo('b')),
+      answered(2),
+      JSON.stringify(
+        modernCall(3, echo('c'), envelope({ [CLIENT_INFO_META_KEY]: { version: '1.0.0', PROTO: {} } })),
+      ).replace('"PROTO"', '"__proto__"'),
+    ],
+    last: 3,
+  },
+  {
     name: 'input required (ctx.elicit)',
     clock: true,
     send: [modernCall(1, { name: 'ask', arguments: {} }, asking)],

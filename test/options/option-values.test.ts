@@ -120,6 +120,21 @@ describe('option values of the servers', () => {
     ).not.toThrow();
   });
 
+  // Both endpoints compare the request's percent-encoded path: these were accepted and never matched a request.
+  it.each(['/santé', '/my api', '/health ', '/./health', '/a/../b', '/health#frag'])(
+    'a path a URL writes otherwise (%s) is refused; its URL form is accepted',
+    (raw) => {
+      const error = refusal(() => new HttpMcpServer(INFO, { healthPath: raw }));
+      expect([error.option, error.message]).toEqual(['healthPath', expect.stringContaining('as a URL writes it')]);
+      expect(refusal(() => toFetchHandler(new FetchMcpServer(INFO), { path: raw })).option).toBe('path');
+    },
+  );
+  it('accepts percent-encoded and other URL-legal paths', () => {
+    for (const path of ['/sant%C3%A9', '/my%20api', '//mcp', '/%2F', '/a;b', '/a@b', '/v1.2/mcp', '/mcp/']) {
+      expect(() => new HttpMcpServer(INFO, { path })).not.toThrow();
+    }
+  });
+
   // Express 5 reads these as route patterns: `/:name` answered every one-segment path (the MCP endpoint's GET
   // included) and `/mcp?` threw a raw PathError at start(); the fetch endpoint compares paths literally.
   it.each(['/:name', '/*splat', '/mcp{/x}', '/{mcp}', '/mc(p)', '/mcp?', '/mcp+', '/a!b', '/[x]', '/a\\b'])(

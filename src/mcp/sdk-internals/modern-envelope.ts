@@ -163,8 +163,10 @@ function liftMismatch(): string | undefined {
 const passedEnvelopes = new WeakMap<EnvelopeCodec, unknown>();
 
 /**
- * Whether two decoded JSON values hold the same data: the same keys with the same values, in any
+ * Whether two decoded JSON values hold the same data: the same own keys with the same values, in any
  * order (enumerated with `for...in`: no key arrays per object; JSON objects have no inherited keys).
+ * Own keys only: a `"__proto__"` key of the JSON text is an own key once parsed, which `in` would
+ * match with the inherited `Object.prototype` (it stood in for a missing `name` that way).
  */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -178,10 +180,11 @@ function sameJson(a: unknown, b: unknown): boolean {
   const right = b as Record<string, unknown>;
   let keys = 0;
   for (const key in right) {
-    if (!(key in left) || !sameJson(left[key], right[key])) return false;
+    if (!Object.hasOwn(right, key)) return false;
+    if (!Object.hasOwn(left, key) || !sameJson(left[key], right[key])) return false;
     keys += 1;
   }
-  for (const _key in left) keys -= 1;
+  for (const key in left) if (Object.hasOwn(left, key)) keys -= 1;
   return keys === 0;
 }
 

@@ -20,13 +20,24 @@ import type { FetchHandlerOptions } from '../fetch/fetch-options.js';
 import type { HttpMcpServerOptions, HttpsOptions } from './options.js';
 
 /**
- * A literal path: express 5 reads `: * ? + ( ) [ ] { } ! \` as route syntax (`/:name` answers every path of one
- * segment, `/mcp?` fails at listen), and the fetch endpoint compares the path literally.
+ * A literal path, as a request's URL carries it: express 5 reads `: * ? + ( ) [ ] { } ! \` as route syntax
+ * (`/:name` answers every path of one segment, `/mcp?` fails at listen), and both endpoints compare the path
+ * with the request's percent-encoded one (`/santé` or `/my api` would never match; `/sant%C3%A9` does).
  */
 export const ROUTE = valueRule(
-  'a path starting with "/" without route-pattern characters (: * ? + ( ) [ ] { } ! \\)',
-  (v) => typeof v === 'string' && v.startsWith('/') && !/[:*?+()[\]{}!\\]/.test(v),
+  'a path starting with "/" as a URL writes it (percent-encoded, no "." segments), without route-pattern ' +
+    'characters (: * ? + ( ) [ ] { } ! \\)',
+  (v) => typeof v === 'string' && v.startsWith('/') && !/[:*?+()[\]{}!\\]/.test(v) && asUrlPath(v) === v,
 );
+
+/** `path` as a URL's pathname writes it (undefined when it cannot be one). */
+function asUrlPath(path: string): string | undefined {
+  try {
+    return new URL(`http://h${path}`).pathname;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Rules of the options both endpoints take. */
 export const SHARED_ENDPOINT_RULES: ValueRules<FetchHandlerOptions & HttpMcpServerOptions> = {

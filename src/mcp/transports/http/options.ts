@@ -56,7 +56,7 @@ export interface HttpServeOptions {
   host?: string;
   /** TCP port. Default `3000`; `0` picks a free port (read it from `server.address` after `start()`). */
   port?: number;
-  /** Path of the MCP endpoint, serving both protocol eras: literal, no route patterns (`/:x`, `*`). Default `/mcp`. */
+  /** Path of the MCP endpoint, serving both protocol eras: literal and percent-encoded as in a URL (no route patterns such as `/:x`). Default `/mcp`. */
   path?: string;
   /** Serve HTTPS instead of plain HTTP (`https://` in `server.address.url`); see {@link HttpsOptions}. Default: plain HTTP. */
   https?: HttpsOptions;
