@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { ToolkitError } from '../errors.js';
+import { lazyRequire } from '../lazy-module.js';
 import { addClientCommands } from './client-commands.js';
 import { parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
 import { addGatewayCommand } from './gateway-command.js';
@@ -14,7 +15,10 @@ import { addTlsFlags, httpsOptions, pingIntervalMs, type TlsFlags } from './tls-
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const program = new Command()
+// commander is CommonJS: required, it skips the ESM loader's scan of its exports and its wrapper (~2.4 ms of every start).
+const commander = lazyRequire<typeof import('commander')>('commander')();
+
+const program = new commander.Command()
   .name('mcp-toolkit')
   .description('Serve a folder of documents to any MCP client; run, inspect and call MCP servers.')
   .version(pkg.version)
