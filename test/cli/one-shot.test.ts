@@ -85,7 +85,7 @@ describe('mcp-toolkit list / call on a stdio command', () => {
 
   // docs/cli.md: anything but a server file or a URL is a stdio command; an executable file (a package's bin)
   // was refused as "neither a .ts nor a .js file". Its path is taken whole, spaces included.
-  it.skipIf(process.platform === 'win32')('runs an executable file given by its path', async () => {
+  it('runs an executable file given by its path', async () => {
     const bin = path.join(folder, 'bin dir', 'docs-server');
     mkdirSync(path.dirname(bin));
     writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' '${CLI}' serve --stdio --quiet '${folder}'\n`, {

@@ -45,7 +45,7 @@ describe('CLI targets', () => {
     expect(() => parseTarget(path.join(ROOT, 'README.md'))).toThrow(/neither a \.ts nor a \.js file nor executable/);
   });
 
-  it.skipIf(process.platform === 'win32')('an executable file is a command of its own, its path taken whole', () => {
+  it('an executable file is a command of its own, its path taken whole', () => {
     const bin = path.join(ROOT, 'node_modules/.bin/tsx');
     expect(parseTarget(bin)).toEqual({ kind: 'command', command: bin, args: [] });
     // A bare name of a file here runs that file, not a command of the same name on PATH.

@@ -244,21 +244,26 @@ class Pause {
 const answered = (id: number | string) => new Pause({ answered: id });
 
 /** Each case: the messages sent after the handshake, and the id whose answer ends it. */
+/** One `tools/call` each, the same params in both eras: the case's name, and the params. */
+const SINGLE_CALLS: ReadonlyArray<[name: string, params: Record<string, unknown>]> = [
+  ['unknown tool', { name: 'nope', arguments: {} }],
+  ['disabled tool', { name: 'disabled', arguments: { text: 'x' } }],
+  ['bad arguments', { name: 'echo', arguments: { text: 5 } }],
+  ['invalid params (no name)', { arguments: {} }],
+  ['arguments not an object', { name: 'echo', arguments: 'x' }],
+  ['tool throws UserError', { name: 'user_error', arguments: {} }],
+  ['structured output', { name: 'structured', arguments: {} }],
+  ['a result with _meta', { name: 'with_meta', arguments: {} }],
+  ['lone surrogate', { name: 'echo', arguments: { text: 'a\ud800b' } }],
+];
+
 const cases: Case[] = [
   { name: 'plain call', send: [call(1, { name: 'echo', arguments: { text: 'hi' } })], last: 1 },
   { name: 'string id, async tool', send: [call('a', { name: 'async_echo', arguments: { text: 'x' } })], last: 'a' },
-  { name: 'unknown tool', send: [call(1, { name: 'nope', arguments: {} })], last: 1 },
-  { name: 'disabled tool', send: [call(1, { name: 'disabled', arguments: { text: 'x' } })], last: 1 },
-  { name: 'bad arguments', send: [call(1, { name: 'echo', arguments: { text: 5 } })], last: 1 },
+  ...SINGLE_CALLS.map(([name, params]): Case => ({ name, send: [call(1, params)], last: 1 })),
   { name: 'no arguments', send: [call(1, { name: 'echo' })], last: 1 },
-  { name: 'invalid params (no name)', send: [call(1, { arguments: {} })], last: 1 },
-  { name: 'arguments not an object', send: [call(1, { name: 'echo', arguments: 'x' })], last: 1 },
   { name: 'tool throws', send: [call(1, { name: 'boom', arguments: {} })], last: 1 },
-  { name: 'tool throws UserError', send: [call(1, { name: 'user_error', arguments: {} })], last: 1 },
-  { name: 'structured output', send: [call(1, { name: 'structured', arguments: {} })], last: 1 },
-  { name: 'a result with _meta', send: [call(1, { name: 'with_meta', arguments: {} })], last: 1 },
   { name: 'extra params key', send: [call(1, { name: 'echo', arguments: { text: 'x' }, zz: 1 })], last: 1 },
-  { name: 'lone surrogate', send: [call(1, { name: 'echo', arguments: { text: 'a\ud800b' } })], last: 1 },
   {
     name: 'progress and log',
     send: [
@@ -351,16 +356,8 @@ const modernCases: Case[] = [
     send: [modernCall('a', { name: 'async_echo', arguments: { text: 'x' } })],
     last: 'a',
   },
-  { name: 'unknown tool', send: [modernCall(1, { name: 'nope', arguments: {} })], last: 1 },
-  { name: 'disabled tool', send: [modernCall(1, { name: 'disabled', arguments: { text: 'x' } })], last: 1 },
-  { name: 'bad arguments', send: [modernCall(1, echo(5))], last: 1 },
-  { name: 'invalid params (no name)', send: [modernCall(1, { arguments: {} })], last: 1 },
-  { name: 'arguments not an object', send: [modernCall(1, { name: 'echo', arguments: 'x' })], last: 1 },
+  ...SINGLE_CALLS.map(([name, params]): Case => ({ name, send: [modernCall(1, params)], last: 1 })),
   { name: 'tool error (isError)', send: [modernCall(1, { name: 'boom', arguments: {} })], last: 1 },
-  { name: 'tool throws UserError', send: [modernCall(1, { name: 'user_error', arguments: {} })], last: 1 },
-  { name: 'structured output', send: [modernCall(1, { name: 'structured', arguments: {} })], last: 1 },
-  { name: 'a result with _meta', send: [modernCall(1, { name: 'with_meta', arguments: {} })], last: 1 },
-  { name: 'lone surrogate', send: [modernCall(1, echo('a\ud800b'))], last: 1 },
   {
     name: '_meta keys besides the envelope, before and after it (a middleware reading the SDK context)',
     middleware: true,
