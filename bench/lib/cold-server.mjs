@@ -7,15 +7,21 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The path of the cold-start server `name` (`ours-root`, `raw-v2`, `raw-v1`) to run with `node`. */
+/** Cold-start scripts that import this tree's dist/ (and so follow MCP_TOOLKIT_DIST). */
+const IMPORTS_DIST = new Set(['ours-root', 'import-toolkit']);
+
+/**
+ * The path of the cold-start script `name` (`ours-root`, `raw-v2`, `raw-v1`, `import-sdk`, `import-toolkit`) to
+ * run with `node`.
+ */
 export function coldServer(name) {
   const file = fileURLToPath(new URL(`../servers/cold/${name}.mjs`, import.meta.url));
-  if (name !== 'ours-root' || !process.env.MCP_TOOLKIT_DIST) return file;
+  if (!IMPORTS_DIST.has(name) || !process.env.MCP_TOOLKIT_DIST) return file;
   const dist = path.resolve(process.env.MCP_TOOLKIT_DIST);
   const source = readFileSync(file, 'utf8')
     .replaceAll('../../../dist/', pathToFileURL(`${dist}/`).href)
     .replaceAll('../../../node_modules/', pathToFileURL(path.join(dist, '../node_modules/')).href);
-  const copy = path.join(tmpdir(), `w0-ours-root-${process.pid}.mjs`);
+  const copy = path.join(tmpdir(), `w0-${name}-${process.pid}.mjs`);
   writeFileSync(copy, source);
   process.once('exit', () => rmSync(copy, { force: true }));
   return copy;
