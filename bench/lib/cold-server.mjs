@@ -7,8 +7,11 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Cold-start scripts that import this tree's dist/ (and so follow MCP_TOOLKIT_DIST). */
-const IMPORTS_DIST = new Set(['ours-root', 'import-toolkit']);
+/**
+ * Cold-start scripts that follow MCP_TOOLKIT_DIST: they import that build and its checkout's node_modules (zod, the
+ * SDK), so both sides of bench/import-cost.mjs load the same SDK copy.
+ */
+const IMPORTS_DIST = new Set(['ours-root', 'import-sdk', 'import-toolkit']);
 
 /**
  * The path of the cold-start script `name` (`ours-root`, `raw-v2`, `raw-v1`, `import-sdk`, `import-toolkit`) to
