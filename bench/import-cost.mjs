@@ -32,11 +32,15 @@ function mainThreadCpuMs(pid) {
 function once(file) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [file], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     const guard = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${file} did not answer within 20 s`));
     }, 20_000);
+    child.once('exit', (code, signal) => {
+      clearTimeout(guard);
+      reject(new Error(`${file} exited (${signal ?? code}) before it answered`));
+    });
     child.stdout.once('data', () => {
       const wall = performance.now() - started;
       const cpu = mainThreadCpuMs(child.pid);
