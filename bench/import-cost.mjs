@@ -10,24 +10,15 @@
 // /proc/<pid>/task/<pid>/schedstat, to the ns) of each, and the toolkit's cost in ms and as a ratio.
 // Each spawn is bounded by 20 s, after which it is killed by its PID.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { mainThreadCpuSeconds } from './lib/children.mjs';
 import { coldServer } from './lib/cold-server.mjs';
 import { median, num, ratio, table } from './lib/stats.mjs';
 
 const spawns = Number(process.argv[2] ?? 30);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SYSTEMS = ['import-sdk', 'import-toolkit'].map((name) => ({ name, file: coldServer(name), wall: [], cpu: [] }));
-
-/** CPU ms of the main thread (where modules compile and run) so far; undefined without schedstat. */
-function mainThreadCpuMs(pid) {
-  try {
-    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
-}
 
 function once(file) {
   return new Promise((resolve, reject) => {
@@ -43,7 +34,8 @@ function once(file) {
     });
     child.stdout.once('data', () => {
       const wall = performance.now() - started;
-      const cpu = mainThreadCpuMs(child.pid);
+      const seconds = mainThreadCpuSeconds(child.pid);
+      const cpu = seconds === undefined ? undefined : seconds * 1000;
       clearTimeout(guard);
       child.kill('SIGKILL');
       resolve({ wall, cpu });

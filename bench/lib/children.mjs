@@ -55,6 +55,18 @@ export function preciseCpuSeconds(pid) {
 }
 
 /**
+ * CPU seconds the process's main thread (where modules compile and run) has run so far, to the nanosecond
+ * (`/proc/<pid>/task/<pid>/schedstat`); undefined where that file is missing (not Linux).
+ */
+export function mainThreadCpuSeconds(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Starts `system` (bench/servers/<system>.mjs) over `transport` ('http' | 'stdio').
  * Resolves once it is ready, with its port (HTTP), its stdio pipes and its control channel.
  */
