@@ -11,6 +11,7 @@ import {
 } from '../option-values.js';
 import type { DocumentSearchIndex } from '../documents/search-index.js';
 import { ToolPackage } from '../registry/tool-package.js';
+import { schemasKnownGood } from '../registry/tool.js';
 import { defaultSearchIndex } from './default-search-index.js';
 import { createListDocumentsTool, DEFAULT_LIST_PAGE_SIZE } from './list-documents-tool.js';
 import { createReadDocumentTool } from './read-document-tool.js';
@@ -75,7 +76,9 @@ export function createDocumentTools(documents: DocumentStoreView, options: Docum
   const searchIndex = options.searchIndex ?? defaultSearchIndex(documents, background);
   const searchWaitMs = options.searchWaitMs ?? (background ? DEFAULT_BACKGROUND_SEARCH_WAIT_MS : undefined);
   const searchDocuments = createSearchDocumentsTool(searchIndex, { maxWaitMs: searchWaitMs });
-  return new ToolPackage([listDocuments, createReadDocumentTool(documents), searchDocuments], {
+  // The toolkit's own schemas (test/document-tools/strict-schemas.test.ts): compiled at the first tools/list.
+  const tools = [listDocuments, createReadDocumentTool(documents), searchDocuments].map(schemasKnownGood);
+  return new ToolPackage(tools, {
     name: 'documents',
     instructions:
       'Use list_documents to discover documents, search_documents to find passages by words, and read_document ' +

@@ -1,5 +1,5 @@
 import { DuplicateToolError, InvalidToolError } from '../errors.js';
-import type { ListedTool, Tool } from './tool.js';
+import { compilesAtRegistration, type ListedTool, type Tool } from './tool.js';
 import { ToolPackage } from './tool-package.js';
 import { ToolOverrideError } from '../errors.js';
 import { normalizeOverride, normalizeOverrides, type ToolOverride, type ToolOverrides } from '../tool-overrides.js';
@@ -102,7 +102,7 @@ export class ToolRegistry implements ToolRegistryView {
       if (seen.has(tool.name)) throw new DuplicateToolError(tool.name, { name: (item as ToolPackage).name });
       if (this.#tools.has(tool.name)) throw new DuplicateToolError(tool.name);
       seen.add(tool.name);
-      tool.compiled(); // fail now, not at the first tools/list
+      if (compilesAtRegistration(tool)) tool.compiled(); // fail now, not at the first tools/list
     }
     const packageName = item instanceof ToolPackage ? item.name : undefined;
     const instructions =

@@ -165,6 +165,26 @@ export abstract class Tool<Args = Record<string, unknown>> {
   }
 }
 
+/** The toolkit's own tools, whose schemas are known to compile (see {@link schemasKnownGood}). */
+const knownGood = new WeakSet<Tool<never>>();
+
+/**
+ * Marks one of the toolkit's own tools (the document tools) as having schemas that compile: registration then leaves
+ * the compiling (zod to JSON Schema, ~2 ms a tool at a cold start) to the first `tools/list` or `tools/call`, as the
+ * SDK's own `registerTool` does, instead of doing it before the server can answer `initialize` (bench W0, CLI).
+ * test/document-tools/strict-schemas.test.ts compiles them. An app's tools are always compiled at registration, so a
+ * bad schema fails there.
+ */
+export function schemasKnownGood<T extends Tool<never>>(tool: T): T {
+  knownGood.add(tool);
+  return tool;
+}
+
+/** Whether registration must compile `tool`'s schemas now (every tool but those marked by {@link schemasKnownGood}). */
+export function compilesAtRegistration(tool: Tool<never>): boolean {
+  return !knownGood.has(tool);
+}
+
 /** A {@link ToolDefinition} plus its `execute` function, for {@link defineTool}. */
 export interface ToolSpec<Args> extends ToolDefinition {
   execute(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;

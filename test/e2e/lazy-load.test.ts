@@ -116,12 +116,15 @@ describe('what a one-tool stdio server loads (package root import)', () => {
   // #30 (W0): code a one-tool stdio server never runs is in entries of its own (dist/lazy/), loaded with import()
   // on first use: the HTTP endpoint (routing, sessions, both eras' legs, authorization) when an HTTP server first
   // listens, an upstream's connection code when one is added, and the document layer's (DOCUMENT_ENTRIES).
-  it.each(['endpoint', 'upstream', 'task-run', ...DOCUMENT_ENTRIES])('loads no %s code (dist/lazy/)', (lazy) => {
-    const loaded = loadsOfOneToolServer().filter((line) => line.includes('/dist/'));
-    expect(loaded.some((line) => line.includes('/dist/chunks/'))).toBe(true); // the hook saw the toolkit's own chunks
-    expect(existsSync(join(ROOT, `dist/lazy/${lazy}.js`))).toBe(true);
-    expect(loaded.filter((line) => line.includes(`/dist/lazy/${lazy}.js`))).toEqual([]);
-  });
+  it.each(['endpoint', 'upstream', 'task-run', 'task-methods', ...DOCUMENT_ENTRIES])(
+    'loads no %s code (dist/lazy/)',
+    (lazy) => {
+      const loaded = loadsOfOneToolServer().filter((line) => line.includes('/dist/'));
+      expect(loaded.some((line) => line.includes('/dist/chunks/'))).toBe(true); // the hook saw the toolkit's own chunks
+      expect(existsSync(join(ROOT, `dist/lazy/${lazy}.js`))).toBe(true);
+      expect(loaded.filter((line) => line.includes(`/dist/lazy/${lazy}.js`))).toEqual([]);
+    },
+  );
 
   it('loads each document entry when a server with documents first needs it', () => {
     const script = `

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { DuplicateToolError, InvalidToolError } from '../../src/errors.js';
-import { defineTool } from '../../src/registry/tool.js';
+import { defineTool, schemasKnownGood } from '../../src/registry/tool.js';
 import { ToolPackage } from '../../src/registry/tool-package.js';
 import { ToolRegistry } from '../../src/registry/tool-registry.js';
 
@@ -162,6 +162,23 @@ describe('Tool', () => {
     const registry = new ToolRegistry();
     const bad = defineTool({ name: 'bad', inputSchema: z.string() as never, execute: () => '' });
     expect(() => registry.register(bad)).toThrow(/must describe an object/);
+  });
+
+  // #30 (W0, CLI): the toolkit's own tools (schemasKnownGood) compile at their first listing; an app's at registration.
+  it('compiles an app tool at registration, a tool marked schemasKnownGood at its first use', () => {
+    const registry = new ToolRegistry();
+    const app = defineTool({ name: 'app', inputSchema: z.object({ a: z.string() }), execute: () => '' });
+    const builtIn = schemasKnownGood(
+      defineTool({ name: 'own', inputSchema: z.object({ b: z.string() }), execute: () => '' }),
+    );
+    const compiles = [vi.spyOn(app, 'compiled'), vi.spyOn(builtIn, 'compiled')];
+    registry.register(new ToolPackage([app, builtIn]));
+    expect(compiles.map((spy) => spy.mock.calls.length)).toEqual([1, 0]);
+    expect(builtIn.compiled().listed.inputSchema).toMatchObject({ properties: { b: { type: 'string' } } });
+    const bad = schemasKnownGood(
+      defineTool({ name: 'unchecked', inputSchema: z.string() as never, execute: () => '' }),
+    );
+    expect(() => registry.register(bad)).not.toThrow(); // what the mark means: only for schemas a test compiles
   });
 
   it('a tool with no input schema lists an empty object schema and accepts no arguments', async () => {

@@ -1,39 +1,26 @@
-import {
-  isSpecType,
-  ProtocolError,
-  ProtocolErrorCode,
-  type Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TaskError } from '../../errors.js';
-import type { PendingInput, TaskManager } from '../engine/task-manager.js';
-import { isTerminalTaskStatus, type TaskRecord } from '../store/task-store.js';
-import { requestEra } from '../../mcp/context/tool-context-builder.js';
+import { loadOnce } from '../../lazy-module.js';
+import type { TaskManager } from '../engine/task-manager.js';
 import { callToolWithTasks, type TaskCallDeps, type ToolCallParams } from './task-call.js';
 import type { ToolCallDeps } from '../../mcp/view/tool-call.js';
 import type { HandlerRoutes } from '../../mcp/pipeline/request-pipeline.js';
 import type { ViewTasks } from '../../mcp/view/view.js';
-import {
-  detailedTask,
-  LEGACY_TASKS_CAPABILITY,
-  legacyTask,
-  optedIntoTasks,
-  RELATED_TASK_META_KEY,
-  taskOwner,
-  TASKS_EXTENSION_ID,
-  tasksExtensionRequired,
-} from './task-wire.js';
+import { LEGACY_TASKS_CAPABILITY, legacyTask, taskOwner, TASKS_EXTENSION_ID } from './task-wire.js';
+import { isTerminalTaskStatus } from '../store/task-store.js';
+import type { TaskScope } from './task-methods.js';
+
+/**
+ * The task methods' bodies (a `dist/lazy/` entry), loaded with the first task request: most servers' clients never
+ * send one (bench W0). Every method is asynchronous, so `import()` is enough.
+ */
+const taskMethods = loadOnce(() => import('./task-methods.js'));
 
 const TaskIdParams = z.looseObject({ taskId: z.string().min(1) });
 const UpdateParams = z.looseObject({
   taskId: z.string().min(1),
   inputResponses: z.record(z.string(), z.unknown()).optional(),
 });
-const InputResponses = z.record(z.string(), z.unknown());
-
-/** Page size of 2025-11-25 `tasks/list`. */
-const TASK_LIST_PAGE = 100;
 
 /** The tasks capability (2025-11-25) and extension (2026-07-28) of a view that serves tasks. */
 const VIEW_TASKS_CAPABILITY = Object.freeze({
@@ -64,7 +51,7 @@ export function viewTasks(manager: TaskManager): ViewTasks {
  *   declares the extension. `tasks/result` and `tasks/list` do not exist there (-32601, by the SDK).
  *
  * Every method finds only the caller's own tasks: another principal's id answers -32602
- * "Task not found", exactly like an unknown one.
+ * "Task not found", exactly like an unknown one. The bodies are in task-methods.ts.
  */
 function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCallDeps, manager: TaskManager): void {
   let viewId: string | undefined;
@@ -83,13 +70,9 @@ function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCa
         if (task.wire === 'legacy') notifyStatus(server, manager, task.taskId);
       },
     });
-  const owner = (ctx: ServerContext) => taskOwner(ctx, depsOf().viewId);
-  const gate = (ctx: ServerContext, method: string) => {
-    if (requestEra(ctx) === 'modern' && !optedIntoTasks(ctx)) {
-      throw tasksExtensionRequired(
-        `${method} needs the ${TASKS_EXTENSION_ID} extension in the request's capabilities.`,
-      );
-    }
+  const scope: TaskScope = {
+    manager,
+    owner: (ctx: ServerContext) => taskOwner(ctx, depsOf().viewId),
   };
 
   routes.setRequestHandler('tools/call', (request, ctx) =>
@@ -102,67 +85,21 @@ function installTaskHandlers(server: Server, routes: HandlerRoutes, deps: ToolCa
     handler: (request: { params: Record<string, unknown> }, ctx: ServerContext) => Promise<unknown>,
   ) => void;
 
-  routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) => {
-    gate(ctx, 'tasks/get');
-    const task = await found(manager.get(params.taskId, owner(ctx)));
-    return requestEra(ctx) === 'modern' ? detailedTask(task) : legacyTask(task);
-  });
-
-  routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) => {
-    gate(ctx, 'tasks/cancel');
-    if (requestEra(ctx) === 'modern') {
-      await found(manager.cancel(params.taskId, owner(ctx)));
-      return { resultType: 'complete' };
-    }
-    const before = await found(manager.get(params.taskId, owner(ctx)));
-    if (isTerminalTaskStatus(before.status)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Cannot cancel task ${before.taskId}: it is already ${before.status}.`,
-      );
-    }
-    return legacyTask(await found(manager.cancel(params.taskId, owner(ctx))));
-  });
-
-  routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) => {
-    if (requestEra(ctx) !== 'modern') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
-    gate(ctx, 'tasks/update');
-    // The SDK lifts `inputResponses` off the params of every 2026-07-28 request (multi-round-trip).
-    const responses = InputResponses.safeParse(params.inputResponses ?? ctx.mcpReq.inputResponses);
-    if (!responses.success) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        'Invalid params for tasks/update: inputResponses must be an object keyed like inputRequests.',
-      );
-    }
-    await found(manager.answerInput(params.taskId, owner(ctx), responses.data));
-    return { resultType: 'complete' };
-  });
-
-  legacyHandler('tasks/list', async (request, ctx) => {
-    const cursor = request.params?.cursor as string | undefined;
-    const page = await found(manager.list(owner(ctx), cursor, TASK_LIST_PAGE));
-    return {
-      tasks: page.tasks.map(legacyTask),
-      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
-    };
-  });
-
-  legacyHandler('tasks/result', async (request, ctx) => {
-    const taskId = request.params.taskId as string;
-    for (;;) {
-      const watch = manager.watch(taskId, manager.policy.pollIntervalMs, ctx.mcpReq.signal);
-      try {
-        const task = await found(manager.get(taskId, owner(ctx)));
-        if (isTerminalTaskStatus(task.status)) return legacyOutcome(task);
-        for (const pending of manager.unsentInput(taskId)) void sendInput(ctx, taskId, pending);
-        await watch.changed;
-      } finally {
-        watch.stop();
-      }
-      if (ctx.mcpReq.signal.aborted) throw new ProtocolError(ProtocolErrorCode.InternalError, 'Request cancelled.');
-    }
-  });
+  routes.setRequestHandler('tasks/get', { params: TaskIdParams }, async (params, ctx) =>
+    (await taskMethods()).getTask(scope, params.taskId, ctx),
+  );
+  routes.setRequestHandler('tasks/cancel', { params: TaskIdParams }, async (params, ctx) =>
+    (await taskMethods()).cancelTask(scope, params.taskId, ctx),
+  );
+  routes.setRequestHandler('tasks/update', { params: UpdateParams }, async (params, ctx) =>
+    (await taskMethods()).updateTask(scope, params, ctx),
+  );
+  legacyHandler('tasks/list', async (request, ctx) =>
+    (await taskMethods()).listTasks(scope, request.params?.cursor as string | undefined, ctx),
+  );
+  legacyHandler('tasks/result', async (request, ctx) =>
+    (await taskMethods()).taskResult(scope, request.params.taskId as string, ctx),
+  );
 }
 
 /** Tasks each long-lived view tells its client about, and how it stops listening. */
@@ -191,52 +128,4 @@ function notifyStatus(server: Server, manager: TaskManager, taskId: string): voi
     };
   }
   entry.ids.add(taskId);
-}
-
-/** What `tasks/result` answers for a terminal task (2025-11-25): the result, or the error. */
-function legacyOutcome(task: TaskRecord) {
-  const related = { [RELATED_TASK_META_KEY]: { taskId: task.taskId } };
-  if (task.status === 'completed' && task.result) {
-    const meta = (task.result._meta as Record<string, unknown> | undefined) ?? {};
-    return { ...task.result, _meta: { ...meta, ...related } };
-  }
-  if (task.status === 'failed' && task.error) {
-    throw new ProtocolError(task.error.code, task.error.message, task.error.data);
-  }
-  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${task.taskId} was cancelled; it has no result.`);
-}
-
-/** Sends one pending request of a task to the client on this `tasks/result` (2025-11-25) and hands back the answer. */
-async function sendInput(ctx: ServerContext, taskId: string, pending: PendingInput): Promise<void> {
-  pending.sent = true;
-  const _meta = { [RELATED_TASK_META_KEY]: { taskId } };
-  const params = { ...pending.request.params, _meta };
-  try {
-    let answer: unknown;
-    // Sent as it is: the task checks the answer (and asks again) the same way on both wires.
-    if (pending.request.method === 'elicitation/create') {
-      answer = await ctx.mcpReq.send({ method: 'elicitation/create', params });
-    } else if (pending.request.method === 'sampling/createMessage') {
-      // The task built it from the tool's typed `sample()` params; the guard gives them their SDK type back.
-      if (!isSpecType.CreateMessageRequestParams(params)) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid sampling/createMessage params.');
-      }
-      answer = await ctx.mcpReq.requestSampling(params);
-    } else answer = await ctx.mcpReq.send({ method: 'roots/list', params: { _meta } });
-    pending.resolve(answer);
-  } catch (error) {
-    pending.reject(error);
-  }
-}
-
-/** Awaits a task lookup, turning "not found" and bad cursors into JSON-RPC -32602. */
-async function found<T>(lookup: Promise<T>): Promise<T> {
-  try {
-    return await lookup;
-  } catch (error) {
-    if (error instanceof TaskError && error.code !== 'SERVER_STATE') {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-    }
-    throw error;
-  }
 }
