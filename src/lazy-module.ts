@@ -73,6 +73,21 @@ export function requireOptional<T>(packageName: string, feature: string): T {
 }
 
 /**
+ * Resolves once the event loop has gone through a whole poll for I/O: after the check phase (`setImmediate`) of
+ * the next turn, not of this one, since I/O started now (stdin's first read, when a server starts) is polled only
+ * from the next turn on. Background work started with a server (the document watcher, the search index) awaits
+ * it before it loads, so that input already waiting, a client's first message on stdin, is answered first. It
+ * must be explicit: from Node 22 on, an `import()` of a file settles before any timer or immediate (the loader
+ * reads synchronously), so that work would otherwise run before stdin is ever read (bench W0: the CLI at 1.14x
+ * the raw SDK on Node 24, 1.06x waiting; docs/performance.md, "Cold start, tenth round"). Zero timers stand in
+ * for `setImmediate` where there is none (workerd).
+ */
+export function afterPendingIo(): Promise<void> {
+  const later = globalThis.setImmediate ?? ((run: () => void) => setTimeout(run, 0));
+  return new Promise((resolve) => later(() => later(() => resolve())));
+}
+
+/**
  * A load (an `import()` of our own code or a dependency, and what is made from it) run once and shared:
  * the returned function gives the same promise while it is pending or fulfilled. A rejected load is
  * forgotten, so the next call tries again (the file put back after a broken install or deploy) instead of

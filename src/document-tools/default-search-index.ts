@@ -1,12 +1,13 @@
 import type { DocumentStoreView } from '../documents/document-store.js';
 import type { DocumentSearchIndex } from '../documents/search-index.js';
-import { loadOnce } from '../lazy-module.js';
+import { afterPendingIo, loadOnce } from '../lazy-module.js';
 
 /**
  * The index `search_documents` uses when none is given: a `DocumentSearchIndex` made on the first search,
  * so that `createDocumentTools` stays synchronous and a server that never searches never loads the index
- * code (bench W0). With `background` it is made at once, as soon as its module has loaded; a store closed
- * before then gets no background work, as a running index stops its own when the store closes.
+ * code (bench W0). With `background` it is made at once, as soon as its module has loaded (after the event
+ * loop has polled for I/O, so that a waiting client's first message is answered first: {@link afterPendingIo});
+ * a store closed before then gets no background work, as a running index stops its own when the store closes.
  */
 export function defaultSearchIndex(
   documents: DocumentStoreView,
@@ -15,10 +16,12 @@ export function defaultSearchIndex(
   let closed = false;
   const unsubscribe = background ? documents.onChange(() => {}, { onClose: () => (closed = true) }) : undefined;
   const load = loadOnce(() =>
-    import('../documents/search-index.js').then(({ DocumentSearchIndex }) => {
-      unsubscribe?.();
-      return new DocumentSearchIndex(documents, { background: background && !closed });
-    }),
+    afterPendingIo()
+      .then(() => import('../documents/search-index.js'))
+      .then(({ DocumentSearchIndex }) => {
+        unsubscribe?.();
+        return new DocumentSearchIndex(documents, { background: background && !closed });
+      }),
   );
   if (background) load().catch(() => undefined); // a failed load is the first search's to report
   return { search: async (query, options) => (await load()).search(query, options) };
