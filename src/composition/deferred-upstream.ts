@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import { loadOnce } from '../lazy-module.js';
+import { afterPendingIo, loadOnce } from '../lazy-module.js';
 import type { UpstreamStatus } from '../upstream-status.js';
 import { describeUpstream, type ResolvedUpstreamConfig } from './upstream-config.js';
 import type { WhenConnectedOptions } from './connect-waiters.js';
@@ -8,10 +8,12 @@ import type { Upstream, UpstreamDeps } from './upstream.js';
 /**
  * An upstream added with `addUpstream()` whose connection code (`upstream.ts` and the client, catalog,
  * relay and subscription code it uses, ~40 KB) loads with `import()` when it is added, not when the
- * package root is imported: a server without upstreams never compiles it (bench W0). The real
- * {@link Upstream} is made once that code is loaded (a few ms later, the same turn as its first
- * connection attempt would have started); until then it shows the status of an upstream that has
- * not tried yet, and waiting or closing is done on the real one as soon as it exists, in call order.
+ * package root is imported: a server without upstreams never compiles it (bench W0). It loads once the
+ * event loop has polled for I/O ({@link afterPendingIo}), so that connecting (the client SDK loaded, a
+ * process spawned) never delays the answer to a client's first message already waiting on stdin. The
+ * real {@link Upstream} is made once that code is loaded (a few ms later); until then it shows the
+ * status of an upstream that has not tried yet, and waiting or closing is done on the real one as soon
+ * as it exists, in call order.
  */
 export class DeferredUpstream {
   readonly #config: ResolvedUpstreamConfig;
@@ -26,25 +28,27 @@ export class DeferredUpstream {
   constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
     this.#config = config;
     this.#load = loadOnce(() =>
-      import('./upstream.js').then(
-        ({ Upstream }) => {
-          const real = new Upstream(config, deps);
-          this.#real = real;
-          if (!this.#closing) real.start();
-          return real;
-        },
-        (error: unknown) => {
-          this.#failures += 1;
-          this.#lastError = `its connection code could not be loaded: ${(error as Error)?.message ?? String(error)}`;
-          deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed');
-          throw new UpstreamError(
-            'UPSTREAM_UNAVAILABLE',
-            config.name,
-            `Upstream "${config.name}" cannot connect: ${this.#lastError} (reinstall mcp-toolkit; the next whenConnected() tries again).`,
-            { cause: error },
-          );
-        },
-      ),
+      afterPendingIo()
+        .then(() => import('./upstream.js'))
+        .then(
+          ({ Upstream }) => {
+            const real = new Upstream(config, deps);
+            this.#real = real;
+            if (!this.#closing) real.start();
+            return real;
+          },
+          (error: unknown) => {
+            this.#failures += 1;
+            this.#lastError = `its connection code could not be loaded: ${(error as Error)?.message ?? String(error)}`;
+            deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed');
+            throw new UpstreamError(
+              'UPSTREAM_UNAVAILABLE',
+              config.name,
+              `Upstream "${config.name}" cannot connect: ${this.#lastError} (reinstall mcp-toolkit; the next whenConnected() tries again).`,
+              { cause: error },
+            );
+          },
+        ),
     );
     this.#load().catch(() => {});
   }
