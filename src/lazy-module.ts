@@ -72,19 +72,61 @@ export function requireOptional<T>(packageName: string, feature: string): T {
   }
 }
 
+/** Servers in the middle of `start()` (see {@link holdBackgroundWork}), and what waits for them to finish. */
+let starting = 0;
+let whenStarted: Array<() => void> = [];
+
 /**
- * Resolves once the event loop has gone through a whole poll for I/O: after the check phase (`setImmediate`) of
- * the next turn, not of this one, since I/O started now (stdin's first read, when a server starts) is polled only
- * from the next turn on. Background work started with a server (the document watcher, the search index) awaits
- * it before it loads, so that input already waiting, a client's first message on stdin, is answered first. It
- * must be explicit: from Node 22 on, an `import()` of a file settles before any timer or immediate (the loader
- * reads synchronously), so that work would otherwise run before stdin is ever read (bench W0: the CLI at 1.14x
- * the raw SDK on Node 24, 1.06x waiting; docs/performance.md, "Cold start, tenth round"). Zero timers stand in
- * for `setImmediate` where there is none (workerd).
+ * Marks a server's `start()` as under way (its `toolState` store loading, its transport opening): background work
+ * waiting in {@link afterPendingIo} waits for it too. Returns the release, to call once `start()` has opened its
+ * transport or failed (idempotent).
  */
-export function afterPendingIo(): Promise<void> {
-  const later = globalThis.setImmediate ?? ((run: () => void) => setTimeout(run, 0));
-  return new Promise((resolve) => later(() => later(() => resolve())));
+export function holdBackgroundWork(): () => void {
+  starting += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    starting -= 1;
+    if (starting > 0) return;
+    const waiting = whenStarted;
+    whenStarted = [];
+    for (const resume of waiting) resume();
+  };
+}
+
+/**
+ * The next check phase (`setImmediate`; a zero timer where there is none). Resolves at once where timers are
+ * refused (a Worker's top level in workerd): there is no stdin there to wait for.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    try {
+      (globalThis.setImmediate ?? ((run: () => void) => setTimeout(run, 0)))(() => resolve());
+    } catch {
+      resolve();
+    }
+  });
+}
+
+/**
+ * Resolves once no server is in the middle of `start()` and the event loop has then gone through a whole poll for
+ * I/O: after the check phase (`setImmediate`) of the next turn, not of this one, since I/O started now (stdin's
+ * first read, when a server starts) is polled only from the next turn on. Background work started with a server
+ * (the document watcher, the search index, an upstream's connection) awaits it before it loads, so that input
+ * already waiting, a client's first message on stdin, is answered first; a `start()` called in the same turn as
+ * the registration counts, however long its `toolState` store takes to load. It must be explicit: from Node 22
+ * on, an `import()` of a file settles before any timer or immediate (the loader reads synchronously), so that
+ * work would otherwise run before stdin is ever read (bench W0: the CLI at 1.14x the raw SDK on Node 24, 1.06x
+ * waiting; docs/performance.md, "Cold start, tenth round"). A `start()` that never ends holds the work as long.
+ */
+export async function afterPendingIo(): Promise<void> {
+  for (;;) {
+    await nextTurn();
+    await nextTurn();
+    if (starting === 0) return;
+    await new Promise<void>((resume) => whenStarted.push(resume));
+  }
 }
 
 /**

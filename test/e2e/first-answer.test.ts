@@ -7,7 +7,7 @@
 // at once on Node 20 too) and writes, in order on stderr, the first answer, each file-system call on the served
 // folder and each process spawned.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -114,19 +114,23 @@ function expectFirstAfterAnswer(lines: string[], prefix: string): void {
 }
 
 describe('a stdio server with a client waiting at start', () => {
-  it('serve --stdio answers the first message before it starts watching and indexing', async () => {
-    const folder = join(work, 'docs'); // the documents in a folder of their own, so that the preload is not served
-    mkdirSync(folder);
-    writeFileSync(join(folder, 'a.md'), '# A\n\nalpha\n');
-    writeFileSync(join(folder, 'b.md'), '# B\n\nbeta\n');
-    const lines = await firstAnswerThen(
-      [join(ROOT, 'dist/cli/main.js'), 'serve', '--stdio', '-q', folder],
-      { FIRST_ANSWER_FOLDER: folder },
-      // Both kinds of work do start: the watcher on the folder, the index on each document.
-      (stderr) => stderr.includes(`FS watch ${folder}`) && stderr.includes(`FS readFile ${join(folder, 'b.md')}`),
-    );
-    expectFirstAfterAnswer(lines, 'FS ');
-  });
+  // With --state-file, start() loads the tool state from the file first: the work waits for that too.
+  it.each([[[]], [['--state-file', 'state.json']]])(
+    'serve --stdio %j answers the first message before it starts watching and indexing',
+    async (flags: string[]) => {
+      const folder = mkdtempSync(join(work, 'docs-')); // a folder of its own, so that the preload is not served
+      writeFileSync(join(folder, 'a.md'), '# A\n\nalpha\n');
+      writeFileSync(join(folder, 'b.md'), '# B\n\nbeta\n');
+      const state = flags.map((flag) => (flag.endsWith('.json') ? join(work, `${flag}-${Date.now()}`) : flag));
+      const lines = await firstAnswerThen(
+        [join(ROOT, 'dist/cli/main.js'), 'serve', '--stdio', '-q', ...state, folder],
+        { FIRST_ANSWER_FOLDER: folder },
+        // Both kinds of work do start: the watcher on the folder, the index on each document.
+        (stderr) => stderr.includes(`FS watch ${folder}`) && stderr.includes(`FS readFile ${join(folder, 'b.md')}`),
+      );
+      expectFirstAfterAnswer(lines, 'FS ');
+    },
+  );
 
   it('a server with an upstream answers the first message before it spawns the upstream', async () => {
     const app = join(work, 'gateway.mjs');

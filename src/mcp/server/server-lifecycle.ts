@@ -1,5 +1,6 @@
 import { ServerStateError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { holdBackgroundWork } from '../../lazy-module.js';
 import { serverSlot } from '../../server-slot.js';
 import type { ServerEvents } from './server-events.js';
 
@@ -73,6 +74,8 @@ export class Lifecycle implements ServerLifecycle {
   async start<T>(label: string, open: () => T | Promise<T>): Promise<T> {
     if (this.#state !== 'new') throw new ServerStateError(`${label} cannot run: the server is ${this.#state}.`);
     this.#state = 'starting';
+    // Background work (watchers, the search index, upstreams) waits until the transport is open: see afterPendingIo.
+    const release = holdBackgroundWork();
     let value: T;
     try {
       await this.#parts.loadToolState();
@@ -81,6 +84,8 @@ export class Lifecycle implements ServerLifecycle {
     } catch (error) {
       if (this.#state === 'starting') this.#state = 'new';
       throw error;
+    } finally {
+      release();
     }
     this.#assertStarting(label);
     this.#state = 'started';
