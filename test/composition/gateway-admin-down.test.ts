@@ -46,6 +46,7 @@ describe('settings API: a tool of an upstream that is down', () => {
       name: 'own',
       url: own.address.url,
       pingIntervalMs: 200,
+      pingTimeoutMs: 5_000, // a loaded machine may answer a ping late; a stopped upstream refuses at once
       backoff: { initialMs: 100, maxMs: 200 },
     });
     await gateway.start();
