@@ -76,6 +76,8 @@ describe('gateway: roots/list of an upstream answered by the calling client', ()
     const result = await call('everything_get-roots-list');
     expect(result.isError).toBeFalsy();
     expect(result.text).toContain('file:///work/linus');
-    expect(asked()).toBe(1);
+    // At least once: server-everything also asks by itself 350 ms after it connected (server/index.js), and on a
+    // loaded machine that ask can fall inside this call, when it too is answered by this caller.
+    expect(asked()).toBeGreaterThanOrEqual(1);
   });
 });
