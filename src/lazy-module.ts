@@ -143,3 +143,12 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
       throw error;
     }));
 }
+
+/**
+ * {@link loadOnce} for background work started with a server (the document watcher, the search index, an
+ * upstream's connection): each load, the retry of a failed one too, begins only after {@link afterPendingIo}, so
+ * that a client's first message already waiting is answered first.
+ */
+export function backgroundLoadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  return loadOnce(() => afterPendingIo().then(load));
+}

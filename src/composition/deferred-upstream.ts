@@ -1,5 +1,5 @@
 import { UpstreamError } from '../errors.js';
-import { afterPendingIo, loadOnce } from '../lazy-module.js';
+import { backgroundLoadOnce } from '../lazy-module.js';
 import type { UpstreamStatus } from '../upstream-status.js';
 import { describeUpstream, type ResolvedUpstreamConfig } from './upstream-config.js';
 import type { WhenConnectedOptions } from './connect-waiters.js';
@@ -9,7 +9,7 @@ import type { Upstream, UpstreamDeps } from './upstream.js';
  * An upstream added with `addUpstream()` whose connection code (`upstream.ts` and the client, catalog,
  * relay and subscription code it uses, ~40 KB) loads with `import()` when it is added, not when the
  * package root is imported: a server without upstreams never compiles it (bench W0). It loads once the
- * event loop has polled for I/O ({@link afterPendingIo}), so that connecting (the client SDK loaded, a
+ * event loop has polled for I/O ({@link backgroundLoadOnce}), so that connecting (the client SDK loaded, a
  * process spawned) never delays the answer to a client's first message already waiting on stdin. The
  * real {@link Upstream} is made once that code is loaded (a few ms later); until then it shows the
  * status of an upstream that has not tried yet, and waiting or closing is done on the real one as soon
@@ -27,28 +27,26 @@ export class DeferredUpstream {
   /** @throws nothing: a failed load is logged, shown in `status` and rejects `whenConnected()`. */
   constructor(config: ResolvedUpstreamConfig, deps: UpstreamDeps) {
     this.#config = config;
-    this.#load = loadOnce(() =>
-      afterPendingIo()
-        .then(() => import('./upstream.js'))
-        .then(
-          ({ Upstream }) => {
-            const real = new Upstream(config, deps);
-            this.#real = real;
-            if (!this.#closing) real.start();
-            return real;
-          },
-          (error: unknown) => {
-            this.#failures += 1;
-            this.#lastError = `its connection code could not be loaded: ${(error as Error)?.message ?? String(error)}`;
-            deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed');
-            throw new UpstreamError(
-              'UPSTREAM_UNAVAILABLE',
-              config.name,
-              `Upstream "${config.name}" cannot connect: ${this.#lastError} (reinstall mcp-toolkit; the next whenConnected() tries again).`,
-              { cause: error },
-            );
-          },
-        ),
+    this.#load = backgroundLoadOnce(() =>
+      import('./upstream.js').then(
+        ({ Upstream }) => {
+          const real = new Upstream(config, deps);
+          this.#real = real;
+          if (!this.#closing) real.start();
+          return real;
+        },
+        (error: unknown) => {
+          this.#failures += 1;
+          this.#lastError = `its connection code could not be loaded: ${(error as Error)?.message ?? String(error)}`;
+          deps.logger.error({ err: error, upstream: config.name }, 'loading the upstream connection code failed');
+          throw new UpstreamError(
+            'UPSTREAM_UNAVAILABLE',
+            config.name,
+            `Upstream "${config.name}" cannot connect: ${this.#lastError} (reinstall mcp-toolkit; the next whenConnected() tries again).`,
+            { cause: error },
+          );
+        },
+      ),
     );
     this.#load().catch(() => {});
   }

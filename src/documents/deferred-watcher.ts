@@ -1,21 +1,21 @@
-import { afterPendingIo, loadOnce } from '../lazy-module.js';
+import { backgroundLoadOnce } from '../lazy-module.js';
 import type { DocumentWatcher, WatchCallbacks } from './document-watcher.js';
 
 /**
  * The store's watcher: a {@link DocumentWatcher}, loaded and made with the first watched path, so that a
  * store that watches nothing (a server without documents) never loads the watching code (bench W0), and once
  * the event loop has polled for I/O, so that starting to watch never delays the answer to a client's first
- * message, already waiting ({@link afterPendingIo}). Calls keep their order: each waits for the watcher, then
+ * message, already waiting ({@link backgroundLoadOnce}). Calls keep their order: each waits for the watcher, then
  * does what it would do on it directly. When its code cannot be loaded (a broken install, or `dist/` replaced
  * under a running server), paths go unwatched (reads stay right), a process warning says so (code
  * `MCP_TOOLKIT_WATCHER_UNAVAILABLE`, on stderr by default), the next watched path tries the load again, and
  * `ready()` and `close()` have nothing to wait for.
  */
 export class DeferredWatcher {
-  readonly #watcher = loadOnce(() =>
-    afterPendingIo()
-      .then(() => import('./document-watcher.js'))
-      .then(({ DocumentWatcher }) => new DocumentWatcher(this.callbacks, this.debounceMs, this.maxWaitMs)),
+  readonly #watcher = backgroundLoadOnce(() =>
+    import('./document-watcher.js').then(
+      ({ DocumentWatcher }) => new DocumentWatcher(this.callbacks, this.debounceMs, this.maxWaitMs),
+    ),
   );
   /** The watcher the last call waited for (undefined when it could not be loaded): what ready() and close() act on. */
   #latest: Promise<DocumentWatcher | undefined> | undefined;
