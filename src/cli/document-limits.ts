@@ -110,6 +110,11 @@ const FLAGS: readonly Flag[] = [
   },
 ];
 
+/** The limit flags' long names without dashes (`max-file-size`, ...): each takes one value. */
+export function documentLimitFlagNames(): string[] {
+  return FLAGS.map(({ flag }) => flag.slice(2, flag.indexOf(' ')));
+}
+
 /** Adds the limit flags to a command. */
 export function addDocumentLimitFlags(command: Command): Command {
   for (const { flag, help } of FLAGS) command.option(flag, help);

@@ -7,4 +7,7 @@ import module from 'node:module';
 // ninth round"). `NODE_DISABLE_COMPILE_CACHE=1` turns it off; Node 20 has no such API. The program is imported after
 // the call, so that its whole module graph is cached.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import('./program.js');
+// `serve --stdio`, as a client starts it, skips commander (fast-serve.ts); any other command line goes to commander.
+if (!(await (await import('./fast-serve.js')).serveFast(process.argv.slice(2)))) {
+  await (await import('./program.js')).runProgram(process.argv);
+}

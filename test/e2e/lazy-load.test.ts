@@ -267,6 +267,11 @@ describe('what a one-tool stdio server loads (package root import)', () => {
       const required = stderr.split('\n').filter((line) => line.startsWith('REQUIRED '));
       expect(required).toContain('REQUIRED minisearch'); // the preload saw the CLI's lazy requires
       expect(required.filter((line) => /^REQUIRED mime-(types|db)$/.test(line))).toEqual([]);
+      // #30 (W0 CLI): `serve --stdio` as a client starts it is parsed by node:util's parseArgs (src/cli/fast-serve.ts);
+      // commander, with the node:child_process it requires, was ~11 ms of every start.
+      expect(required.filter((line) => /^REQUIRED (commander|node:child_process|child_process)$/.test(line))).toEqual(
+        [],
+      );
     } finally {
       clearTimeout(timer);
       cli.kill('SIGKILL');
