@@ -61,13 +61,14 @@ export function fastServeArgs(args: readonly string[]): FastServe | undefined {
 }
 
 /**
- * Serves `args` when {@link fastServeArgs} reads them, ending the process as commander's action would on a
- * failure (see `exitOnFailure`).
+ * Starts serving `args` when {@link fastServeArgs} reads them; a failure ends the process as commander's action
+ * would (`exitOnFailure`). Not awaited by the entry, as commander's `parseAsync` was not: a command's pending work
+ * is never a pending top-level await.
  * @returns false when the command line is for commander
  */
-export async function serveFast(args: readonly string[]): Promise<boolean> {
+export function serveFast(args: readonly string[]): boolean {
   const fast = fastServeArgs(args);
   if (!fast) return false;
-  await runServe(fast.folder, fast.opts, () => false, CLI_VERSION).catch(exitOnFailure);
+  void runServe(fast.folder, fast.opts, () => false, CLI_VERSION).catch(exitOnFailure);
   return true;
 }

@@ -8,6 +8,5 @@ import module from 'node:module';
 // the call, so that its whole module graph is cached.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 // `serve --stdio`, as a client starts it, skips commander (fast-serve.ts); any other command line goes to commander.
-if (!(await (await import('./fast-serve.js')).serveFast(process.argv.slice(2)))) {
-  await (await import('./program.js')).runProgram(process.argv);
-}
+if (!(await import('./fast-serve.js')).serveFast(process.argv.slice(2)))
+  (await import('./program.js')).runProgram(process.argv);

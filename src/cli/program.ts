@@ -81,7 +81,10 @@ export function buildProgram(serveAction: ServeAction = runServe): Command {
   return program;
 }
 
-/** Parses `argv` (`process.argv`) and runs the command it names; a failure ends the process (`exitOnFailure`). */
-export async function runProgram(argv: readonly string[]): Promise<void> {
-  await buildProgram().parseAsync(argv).catch(exitOnFailure);
+/**
+ * Parses `argv` (`process.argv`) and runs the command it names; a failure ends the process (`exitOnFailure`).
+ * Not awaited by the entry: a long-running command's promise is never a pending top-level await.
+ */
+export function runProgram(argv: readonly string[]): void {
+  buildProgram().parseAsync(argv).catch(exitOnFailure);
 }
