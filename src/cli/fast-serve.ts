@@ -14,7 +14,8 @@ import { runServe, SERVE_DEFAULTS, type ServeFlags } from './serve-command.js';
 
 /** The flags read here: those that apply to stdio and take no list. Each takes one value unless boolean. */
 const VALUE_FLAGS = ['ext', 'state-file', 'ping-interval', ...documentLimitFlagNames()];
-const OPTIONS: ParseArgsConfig['options'] = {
+/** The flags read here, by long name (`test/cli/fast-serve.test.ts` checks each is one of commander's `serve` flags). */
+export const FAST_SERVE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   stdio: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   'no-watch': { type: 'boolean' },
@@ -40,7 +41,13 @@ export function fastServeArgs(args: readonly string[]): FastServe | undefined {
   if (args[0] !== 'serve') return undefined;
   let parsed;
   try {
-    parsed = parseArgs({ args: args.slice(1), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: args.slice(1),
+      options: FAST_SERVE_OPTIONS,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch {
     return undefined; // commander says what is wrong, in its words
   }

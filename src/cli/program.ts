@@ -13,12 +13,7 @@ import { addTlsFlags } from './tls-flags.js';
 const commander = lazyRequire<typeof import('commander')>('commander');
 
 /** What `serve` runs with its parsed arguments: `runServe`, or a test's stand-in. */
-export type ServeAction = (
-  folder: string | undefined,
-  opts: ServeFlags,
-  fromCli: (flag: 'port' | 'host') => boolean,
-  version: string,
-) => Promise<void>;
+export type ServeAction = typeof runServe;
 
 /**
  * The whole CLI as a commander program: `serve`, the client commands (`dev`, `list`, `call`) and `gateway`.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentLimitFlagNames } from '../../src/cli/document-limits.js';
-import { fastServeArgs } from '../../src/cli/fast-serve.js';
+import { FAST_SERVE_OPTIONS, fastServeArgs } from '../../src/cli/fast-serve.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { ServeFlags } from '../../src/cli/serve-command.js';
 
@@ -32,6 +32,8 @@ const READ_HERE: string[][] = [
   ['serve', '--stdio', '--ext', ''],
   ['serve', '--stdio', '--state-file=', 'my docs'],
   ['serve', '--stdio', '-'],
+  ['serve', '--stdio', '--ext=-md', '--ping-interval=-5'], // a value after `=` may start with a dash
+  ['serve', '--stdio', '-qq'],
 ];
 
 // Everything else is commander's: other commands, HTTP flags, help, and anything malformed or unknown.
@@ -59,6 +61,14 @@ const LEFT_TO_COMMANDER: string[][] = [
   ['serve', '--stdio', '--https-cert', 'c.pem'],
   ['serve', '--stdio', '--max-sessions', '3'],
   ['gateway', '--stdio', '--config', 'servers.json'],
+  ['serve', '--stdio', '-qh'],
+  ['serve', '--stdio', '-V'],
+  ['serve', '--stdio', '--version'],
+  ['serve', '--stdio=true'],
+  ['serve', '--stdio', '--no-watch=1'],
+  ['serve', '--stdio', 'docs', '--'],
+  ['serve', '--stdio', '--__proto__'],
+  ['serve', '--stdio', '--constructor', 'x'],
 ];
 
 describe('serve --stdio without commander (fast-serve.ts)', () => {
@@ -95,5 +105,14 @@ describe('serve --stdio without commander (fast-serve.ts)', () => {
     }
     // --stdio, --quiet, --no-watch, --ext, --state-file, --ping-interval and the document limits
     expect(read).toBe(6 + documentLimitFlagNames().length);
+  });
+
+  it('reads no flag that commander does not declare for `serve`', () => {
+    const serve = buildProgram().commands.find((command) => command.name() === 'serve')!;
+    const declared = new Set(serve.options.map((option) => option.long));
+    for (const [name, { short }] of Object.entries(FAST_SERVE_OPTIONS)) {
+      expect(declared, name).toContain(`--${name}`);
+      if (short) expect(serve.options.find((option) => option.long === `--${name}`)?.short).toBe(`-${short}`);
+    }
   });
 });
