@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { DocumentStoreOptions } from '../documents/document-store.js';
+import { flagNumber } from './flag-parsers.js';
 
 /** The limits the CLI exposes: document-store options plus the `list_documents` page size. */
 export type DocumentLimits = Pick<
@@ -112,7 +113,7 @@ const FLAGS: readonly Flag[] = [
 
 /** The limit flags' long names without dashes (`max-file-size`, ...): each takes one value. */
 export function documentLimitFlagNames(): string[] {
-  return FLAGS.map(({ flag }) => flag.slice(2, flag.indexOf(' ')));
+  return FLAGS.map(({ flag }) => /--([a-z][a-z-]*)/.exec(flag)![1]!);
 }
 
 /** Adds the limit flags to a command. */
@@ -130,7 +131,7 @@ export function documentLimits(flags: Record<string, unknown>): DocumentLimits {
   for (const { flag, key, attribute, mib, zero } of FLAGS) {
     const raw = flags[attribute];
     if (raw === undefined) continue;
-    const value = Number(raw);
+    const value = flagNumber(String(raw));
     if (!Number.isInteger(value) || value < 0 || (value === 0 && !zero)) {
       const what = zero ? 'a non-negative integer' : 'a positive integer';
       throw new Error(`${flag.split(' ')[0]} must be ${what}, got "${String(raw)}"`);

@@ -17,9 +17,18 @@ export function resolveFolder(folder: string): string {
   return path.resolve(folder);
 }
 
+/**
+ * The number a flag's value writes in plain decimal (`30`, `1.5`), or NaN for any other text, so that each flag's own
+ * range check refuses it with its message. `Number()` alone took `''` and `' '` as 0 (`--port ''` picked a random port,
+ * `--cache-size ''` turned the cache off) and `0x10`, `1e2`, `+5` or `' 2'` as numbers.
+ */
+export function flagNumber(value: string): number {
+  return /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+}
+
 /** `--port`: an integer 0-65535. @throws Error naming the flag otherwise. */
 export function parsePort(value: string): number {
-  const port = Number(value);
+  const port = flagNumber(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got "${value}"`);
   return port;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
-import { parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
+import { flagNumber, parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
 
 /** Options of `gateway` as commander parses them. */
 interface GatewayFlags {
@@ -57,7 +57,7 @@ export function addGatewayCommand(program: Command, version: string): void {
         if (opts.admin || opts.adminToken) throw new Error('--admin needs HTTP: drop --stdio');
         if (opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
       }
-      const wait = Number(opts.upstreamWait ?? '10');
+      const wait = flagNumber(opts.upstreamWait ?? '10');
       if (!(wait >= 0)) throw new Error(`--upstream-wait must be a number of seconds, got "${opts.upstreamWait}"`);
       const config = path.resolve(opts.config);
       const token = opts.admin || opts.adminToken ? adminToken(opts.adminToken) : undefined;

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { connectTarget, type TargetConnection } from './client/connect-target.js';
 import { formatInventory, readInventory } from './client/inventory.js';
 import { parseTarget } from './targets.js';
+import { flagNumber } from './flag-parsers.js';
 
 /** Options of `list` and `call`. */
 export interface OneShotFlags {
@@ -76,7 +77,7 @@ function blockText(block: CallToolResult['content'][number]): string {
  */
 export async function callTarget(target: string, tool: string, flags: OneShotFlags, version: string): Promise<number> {
   const args = parseToolArgs(flags.args);
-  const timeout = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  const timeout = flags.timeout === undefined ? undefined : flagNumber(flags.timeout);
   if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
     throw new Error(`--timeout must be a positive number of milliseconds, got "${flags.timeout}"`);
   }

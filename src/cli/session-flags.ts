@@ -1,4 +1,5 @@
 import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
+import { flagNumber } from './flag-parsers.js';
 import type { ServeHttpOptions } from './serve.js';
 
 /** The HTTP session flags of `serve`, as commander parses them (strings). */
@@ -13,7 +14,7 @@ export interface SessionFlags {
 
 /** A whole number of at least `min` given to `flag`. */
 function parseCount(flag: string, value: string, min: number): number {
-  const count = Number(value);
+  const count = flagNumber(value);
   if (!Number.isInteger(count) || count < min)
     throw new Error(`${flag} must be a whole number >= ${min}, got "${value}"`);
   return count;

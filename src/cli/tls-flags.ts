@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { HttpsOptions } from '../mcp/transports/http/options.js';
+import { flagNumber } from './flag-parsers.js';
 
 /** The HTTPS and ping flags of `serve`, as commander parses them (strings). */
 export interface TlsFlags {
@@ -60,7 +61,7 @@ export function httpsOptions(flags: TlsFlags): HttpsOptions | undefined {
  */
 export function pingIntervalMs(flags: TlsFlags): number | undefined {
   if (flags.pingInterval === undefined) return undefined;
-  const seconds = Number(flags.pingInterval);
+  const seconds = flagNumber(flags.pingInterval);
   if (!(Number.isFinite(seconds) && seconds >= 0)) {
     throw new Error(`--ping-interval must be a number of seconds >= 0, got "${flags.pingInterval}"`);
   }

@@ -1,0 +1,65 @@
+// The CLI's numeric flags read plain decimal text only. `Number()` took '' and ' ' as 0 (`--port ''` served on a
+// random port, `--cache-size ''` turned the cache off, `--ping-interval ''` turned pings off) and '0x10', '1e2',
+// '+5' or ' 2' as numbers; each flag's own check now refuses them with its message.
+import { describe, expect, it } from 'vitest';
+import { documentLimits } from '../../src/cli/document-limits.js';
+import { flagNumber, parsePort } from '../../src/cli/flag-parsers.js';
+import { sessionOptions } from '../../src/cli/session-flags.js';
+import { pingIntervalMs } from '../../src/cli/tls-flags.js';
+import { startCli } from './cli-process.js';
+
+const NOT_DECIMAL = ['', ' ', ' 2', '2 ', '0x10', '1e2', '+5', '-1', '.5', '5.', 'Infinity', '1_000', '٣'];
+
+describe('numeric CLI flags', () => {
+  it('flagNumber reads plain decimal and nothing else', () => {
+    expect([flagNumber('0'), flagNumber('30'), flagNumber('1.5'), flagNumber('007')]).toEqual([0, 30, 1.5, 7]);
+    for (const text of NOT_DECIMAL) expect(flagNumber(text), JSON.stringify(text)).toBeNaN();
+  });
+
+  it.each(NOT_DECIMAL)('every numeric flag refuses %j with its own message', (text) => {
+    expect(() => parsePort(text)).toThrow(`--port must be 0-65535, got "${text}"`);
+    expect(() => documentLimits({ maxFileSize: text })).toThrow(`--max-file-size must be a positive integer`);
+    expect(() => documentLimits({ cacheSize: text })).toThrow(`--cache-size must be a non-negative integer`);
+    expect(() => pingIntervalMs({ pingInterval: text })).toThrow(`--ping-interval must be a number of seconds >= 0`);
+    expect(() => sessionOptions({ maxSessions: text })).toThrow(`--max-sessions must be a whole number >= 1`);
+    expect(() => sessionOptions({ sessionIdleTimeout: text })).toThrow(`--session-idle-timeout must be a whole number`);
+  });
+
+  it('keeps every value it took before that is written in decimal', () => {
+    expect(parsePort('0')).toBe(0);
+    expect(parsePort('8080')).toBe(8080);
+    expect(documentLimits({ maxFileSize: '5', cacheSize: '0', watchDebounce: '250' })).toEqual({
+      maxFileSizeBytes: 5 * 1024 * 1024,
+      cacheMaxBytes: 0,
+      watchDebounceMs: 250,
+    });
+    expect(pingIntervalMs({ pingInterval: '1.5' })).toBe(1500);
+    expect(sessionOptions({ maxSessions: '3', sessionIdleTimeout: '0' })).toMatchObject({
+      maxSessions: 3,
+      sessionIdleTimeoutMs: 0,
+    });
+  });
+
+  // The built CLI, through both parsers (serve --stdio is read without commander) and the two client-side commands.
+  it.each([
+    [
+      ['serve', '--stdio', '--max-file-size', 'abc', 'docs'],
+      'Error: --max-file-size must be a positive integer, got "abc"',
+    ],
+    [['serve', '--stdio', '--cache-size', '', 'docs'], 'Error: --cache-size must be a non-negative integer, got ""'],
+    [['serve', '--port', '', 'docs'], 'Error: --port must be 0-65535, got ""'],
+    [
+      ['gateway', '--config', 'none.json', '--upstream-wait', ''],
+      'Error: --upstream-wait must be a number of seconds, got ""',
+    ],
+    [
+      ['call', 'node x.js', 'tool', '--timeout', '0x10'],
+      'Error: --timeout must be a positive number of milliseconds, got "0x10"',
+    ],
+  ])('`%j` exits 1 with the flag named', async (args, message) => {
+    const cli = startCli(args);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toBe(`mcp-toolkit: ${message}\n`);
+    expect(cli.stdout()).toBe('');
+  });
+});
