@@ -4,7 +4,9 @@
  * Each maps to one `DocumentStoreOptions` field, or to `DocumentToolsOptions.listPageSize`.
  */
 import type { Command } from 'commander';
+import { MAX_CONVERSION_HEAP_MB } from '../documents/document-options.js';
 import type { DocumentStoreOptions } from '../documents/document-store.js';
+import { MAX_TIMER_MS } from '../option-values.js';
 import { flagNumber } from './flag-parsers.js';
 
 /** The limits the CLI exposes: document-store options plus the `list_documents` page size. */
@@ -36,6 +38,8 @@ interface Flag {
   mib?: true;
   /** 0 is a valid value (it turns the feature off). */
   zero?: true;
+  /** The largest value, in the flag's unit, that the option takes (a timer's ms, a heap size). */
+  max?: number;
 }
 
 const FLAGS: readonly Flag[] = [
@@ -50,12 +54,14 @@ const FLAGS: readonly Flag[] = [
     flag: '--conversion-timeout <ms>',
     key: 'conversionTimeoutMs',
     attribute: 'conversionTimeout',
+    max: MAX_TIMER_MS,
     help: 'stop a conversion (PDF, DOCX, HTML) after this many ms (default 30000)',
   },
   {
     flag: '--conversion-heap <mib>',
     key: 'conversionHeapMb',
     attribute: 'conversionHeap',
+    max: MAX_CONVERSION_HEAP_MB,
     help: 'heap of each conversion process in MiB (default 512)',
   },
   {
@@ -95,12 +101,14 @@ const FLAGS: readonly Flag[] = [
     flag: '--watch-debounce <ms>',
     key: 'watchDebounceMs',
     attribute: 'watchDebounce',
+    max: MAX_TIMER_MS,
     help: 'quiet time before a burst of changes on disk is reported (default 100)',
   },
   {
     flag: '--watch-max-wait <ms>',
     key: 'watchMaxWaitMs',
     attribute: 'watchMaxWait',
+    max: MAX_TIMER_MS,
     help: 'under a steady stream of changes, tell clients at least this often (default 1000)',
   },
   {
@@ -124,17 +132,21 @@ export function addDocumentLimitFlags(command: Command): Command {
 
 /**
  * The limits given on the command line (flags not given are left out); MiB flags are turned into bytes.
- * @throws Error naming the flag when a value is not a positive integer (or 0 where 0 turns a feature off)
+ * @throws Error naming the flag when a value is not a positive integer (or 0 where 0 turns a feature off), or is over
+ *   what the option takes (a timer's 2^31-1 ms, a whole number of bytes)
  */
 export function documentLimits(flags: Record<string, unknown>): DocumentLimits {
   const limits: DocumentLimits = {};
-  for (const { flag, key, attribute, mib, zero } of FLAGS) {
+  for (const { flag, key, attribute, mib, zero, max } of FLAGS) {
     const raw = flags[attribute];
     if (raw === undefined) continue;
     const value = flagNumber(String(raw));
-    if (!Number.isInteger(value) || value < 0 || (value === 0 && !zero)) {
+    const largest = max ?? Math.floor(Number.MAX_SAFE_INTEGER / (mib ? MIB : 1)); // bytes stay whole numbers
+    if (!Number.isInteger(value) || value < 0 || (value === 0 && !zero) || value > largest) {
       const what = zero ? 'a non-negative integer' : 'a positive integer';
-      throw new Error(`${flag.split(' ')[0]} must be ${what}, got "${String(raw)}"`);
+      throw new Error(
+        `${flag.split(' ')[0]} must be ${what}${max === undefined ? '' : ` <= ${max}`}, got "${String(raw)}"`,
+      );
     }
     limits[key] = mib ? value * MIB : value;
   }

@@ -26,6 +26,20 @@ export function flagNumber(value: string): number {
   return /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
 }
 
+/**
+ * `--ext`: the comma-separated extensions, or undefined when the flag is absent (every supported type).
+ * @throws Error when the flag is given but names none (`--ext ''`, `--ext ,`), which would otherwise serve every type.
+ */
+export function parseExtensions(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const extensions = value
+    .split(',')
+    .map((ext) => ext.trim())
+    .filter(Boolean);
+  if (extensions.length === 0) throw new Error(`--ext must name at least one extension (e.g. md,txt), got "${value}"`);
+  return extensions;
+}
+
 /** `--port`: an integer 0-65535. @throws Error naming the flag otherwise. */
 export function parsePort(value: string): number {
   const port = flagNumber(value);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ADMIN_TOKEN_ENV, adminToken, defaultStateFile } from './admin-setup.js';
-import { flagNumber, parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
+import { flagNumber, parseExtensions, parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
 
 /** Options of `gateway` as commander parses them. */
 interface GatewayFlags {
@@ -54,7 +54,9 @@ export function addGatewayCommand(program: Command, version: string): void {
         for (const flag of ['port', 'host'] as const) {
           if (command.getOptionValueSource(flag) === 'cli') throw new Error(`--${flag} needs HTTP: drop --stdio`);
         }
-        if (opts.admin || opts.adminToken) throw new Error('--admin needs HTTP: drop --stdio');
+        if (opts.admin || opts.adminToken) {
+          throw new Error(`${opts.admin ? '--admin' : '--admin-token'} needs HTTP: drop --stdio`);
+        }
         if (opts.redis) throw new Error('--redis needs --http: replicas serve one HTTP endpoint');
       }
       const wait = flagNumber(opts.upstreamWait ?? '10');
@@ -75,10 +77,7 @@ export function addGatewayCommand(program: Command, version: string): void {
           host: opts.host,
           port: parsePort(opts.port ?? '3000'),
           ...(opts.folder && { folder: resolveFolder(opts.folder) }),
-          extensions: opts.ext
-            ?.split(',')
-            .map((ext) => ext.trim())
-            .filter(Boolean),
+          extensions: parseExtensions(opts.ext),
           stateFile,
           ...(token && { adminToken: token.token, adminTokenGenerated: token.generated }),
           redis: opts.redis,

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { connectTarget, type TargetConnection } from './client/connect-target.js';
 import { formatInventory, readInventory } from './client/inventory.js';
 import { parseTarget } from './targets.js';
+import { MAX_TIMER_MS } from '../option-values.js';
 import { flagNumber } from './flag-parsers.js';
 
 /** Options of `list` and `call`. */
@@ -78,8 +79,8 @@ function blockText(block: CallToolResult['content'][number]): string {
 export async function callTarget(target: string, tool: string, flags: OneShotFlags, version: string): Promise<number> {
   const args = parseToolArgs(flags.args);
   const timeout = flags.timeout === undefined ? undefined : flagNumber(flags.timeout);
-  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0)) {
-    throw new Error(`--timeout must be a positive number of milliseconds, got "${flags.timeout}"`);
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout > 0 && timeout <= MAX_TIMER_MS)) {
+    throw new Error(`--timeout must be a positive number of milliseconds <= ${MAX_TIMER_MS}, got "${flags.timeout}"`);
   }
   const result = (await withTarget(target, version, ({ client }) =>
     client.callTool({ name: tool, arguments: args }, timeout === undefined ? undefined : { timeout }),

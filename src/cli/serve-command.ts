@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { adminToken, defaultStateFile } from './admin-setup.js';
 import { documentLimits } from './document-limits.js';
-import { parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
+import { parseExtensions, parsePort, parseRedisUnavailable, resolveFolder } from './flag-parsers.js';
 import { defaultFolder, serveHttpFolder, serveStdioFolder } from './serve.js';
 import { sessionOptions, type SessionFlags } from './session-flags.js';
 import { httpsOptions, pingIntervalMs, type TlsFlags } from './tls-flags.js';
@@ -49,11 +49,13 @@ export async function runServe(
     if (opts.stdio && fromCli(flag)) throw new Error(`--${flag} needs HTTP: drop --stdio`);
   }
   const target = resolveFolder(folder ?? defaultFolder());
-  const extensions = opts.ext
-    ?.split(',')
-    .map((ext) => ext.trim())
-    .filter(Boolean);
-  if (opts.stdio && (opts.admin || opts.adminToken)) throw new Error('--admin needs HTTP: drop --stdio');
+  const extensions = parseExtensions(opts.ext);
+  if (opts.stdio && (opts.admin || opts.adminToken)) {
+    throw new Error(`${opts.admin ? '--admin' : '--admin-token'} needs HTTP: drop --stdio`);
+  }
+  if (opts.stdio && (opts.sessionIdleTimeout ?? opts.maxSessions ?? opts.sessionLimitPolicy) !== undefined) {
+    throw new Error('--session-idle-timeout, --max-sessions and --session-limit-policy need HTTP: drop --stdio');
+  }
   if (opts.stdio && (opts.authIssuer || opts.authAudience || opts.authScope)) {
     throw new Error('--auth-issuer (and --auth-audience, --auth-scope) need HTTP: drop --stdio');
   }

@@ -1,4 +1,5 @@
 import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
+import { MAX_TIMER_MS } from '../option-values.js';
 import { flagNumber } from './flag-parsers.js';
 import type { ServeHttpOptions } from './serve.js';
 
@@ -13,10 +14,12 @@ export interface SessionFlags {
 }
 
 /** A whole number of at least `min` given to `flag`. */
-function parseCount(flag: string, value: string, min: number): number {
+function parseCount(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const count = flagNumber(value);
-  if (!Number.isInteger(count) || count < min)
-    throw new Error(`${flag} must be a whole number >= ${min}, got "${value}"`);
+  if (!Number.isInteger(count) || count < min || count > max)
+    throw new Error(
+      `${flag} must be a whole number >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ''}, got "${value}"`,
+    );
   return count;
 }
 
@@ -38,7 +41,7 @@ export function sessionOptions(
     sessionIdleTimeoutMs:
       opts.sessionIdleTimeout === undefined
         ? undefined
-        : parseCount('--session-idle-timeout', opts.sessionIdleTimeout, 0) * 1000,
+        : parseCount('--session-idle-timeout', opts.sessionIdleTimeout, 0, Math.floor(MAX_TIMER_MS / 1000)) * 1000,
     maxSessions: opts.maxSessions === undefined ? undefined : parseCount('--max-sessions', opts.maxSessions, 1),
     sessionLimitPolicy: opts.sessionLimitPolicy === undefined ? undefined : parsePolicy(opts.sessionLimitPolicy),
   };

@@ -41,6 +41,12 @@ const STORE_OPTION_KEYS = optionKeys<DocumentStoreOptions>()([
 
 const SIZE = countRule(1, 'bytes');
 
+/**
+ * The largest `conversionHeapMb`, MiB (1 TiB). Larger values reached V8 as a `--max-old-space-size` it refuses
+ * ("out of bounds": the limit was silently not applied) or that crashed every conversion process (SIGTRAP).
+ */
+export const MAX_CONVERSION_HEAP_MB = 1024 * 1024;
+
 const STORE_RULES: ValueRules<DocumentStoreOptions> = {
   converters: withMethods('a ConverterRegistry', ['register', 'supportedExtensions']),
   maxFileSizeBytes: SIZE,
@@ -50,7 +56,7 @@ const STORE_RULES: ValueRules<DocumentStoreOptions> = {
   watchMaxWaitMs: msRule(true),
   maxReadChars: numberRule({ min: 1 }),
   conversionTimeoutMs: msRule(false),
-  conversionHeapMb: numberRule({ min: 0, above: true, unit: 'MiB' }),
+  conversionHeapMb: numberRule({ min: 0, above: true, max: MAX_CONVERSION_HEAP_MB, unit: 'MiB' }),
   maxOutputChars: numberRule({ min: 1 }),
   maxInflatedBytes: numberRule({ min: 1, unit: 'bytes' }),
   conversionThreads: countRule(1),

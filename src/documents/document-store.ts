@@ -104,8 +104,8 @@ export interface DocumentStoreOptions {
   /** Wall time of one conversion in ms (default 30,000); over it the worker is terminated: `CONVERSION_LIMIT` `time`. */
   conversionTimeoutMs?: number;
   /**
-   * Heap of each conversion process in MiB (`--max-old-space-size`, default 512): `heap`. A conversion
-   * that exhausts it ends its own process, never the server's.
+   * Heap of each conversion process in MiB (`--max-old-space-size`, default 512, > 0 and at most 1,048,576):
+   * `heap`. A conversion that exhausts it ends its own process, never the server's.
    */
   conversionHeapMb?: number;
   /**

@@ -212,6 +212,8 @@ describe('document options', () => {
     expect(refusal(() => new DocumentStore({ maxFileSizeBytes: -1 })).option).toBe('maxFileSizeBytes');
     expect(refusal(() => new DocumentStore({ conversionTimeoutMs: '5s' } as never)).option).toBe('conversionTimeoutMs');
     expect(refusal(() => new DocumentStore({ conversionThreads: 0.5 })).option).toBe('conversionThreads');
+    // Larger heaps reached V8 as a --max-old-space-size it refused ("out of bounds") or that crashed each conversion.
+    expect(refusal(() => new DocumentStore({ conversionHeapMb: 1024 * 1024 + 1 })).message).toContain('<= 1048576');
     expect(refusal(() => new DocumentStore({ maxReadChars: 0 })).option).toBe('maxReadChars');
     expect(refusal(() => new DocumentStore({ cacheMaxBytes: -1 })).option).toBe('cacheMaxBytes');
   });
