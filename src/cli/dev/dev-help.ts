@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { inspectorCommand } from '../connect-help.js';
 
 /**
  * How to connect other clients to the server file `mcp-toolkit dev` runs, printed once after the
@@ -8,10 +9,11 @@ import path from 'node:path';
  */
 export function devConnectHelp(serverName: string, run: { command: string; args: string[] } | { url: URL }): string[] {
   const key = serverName.replace(/[^A-Za-z0-9_-]+/g, '-') || 'server';
+  const inspector = inspectorCommand().join(' '); // Node 22 from the registry where this Node is too old for it
   if ('url' in run) {
     return [
       'Connect other clients:',
-      `  MCP Inspector:  npx @modelcontextprotocol/inspector --transport http --server-url ${run.url.href}`,
+      `  MCP Inspector:  ${inspector} --transport http --server-url ${run.url.href}`,
       `  Claude Code:    claude mcp add --transport http ${key} ${run.url.href}`,
     ];
   }
@@ -19,7 +21,7 @@ export function devConnectHelp(serverName: string, run: { command: string; args:
   const desktop = { mcpServers: { [key]: { command: run.command, args: run.args } } };
   return [
     `Connect other clients (each runs its own copy of ${path.basename(run.args.at(-1) ?? 'the file')}):`,
-    `  MCP Inspector:  npx @modelcontextprotocol/inspector ${[run.command, ...run.args].map(quote).join(' ')}`,
+    `  MCP Inspector:  ${inspector} ${[run.command, ...run.args].map(quote).join(' ')}`,
     '  Claude Desktop (claude_desktop_config.json):',
     ...JSON.stringify(desktop, null, 2)
       .split('\n')
