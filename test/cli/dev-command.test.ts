@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inspectorCommand } from '../../src/cli/connect-help.js';
 import { ROOT, startCli, type CliProcess } from './cli-process.js';
 
 const TOOLKIT = pathToFileURL(path.join(ROOT, 'dist/index.js')).href;
@@ -46,9 +47,9 @@ describe('mcp-toolkit dev', () => {
     expect(out).toMatch(/tools \(2\):\n\s+greet - Greets someone by name\.\n\s+add - Adds two numbers\./);
     expect(out).toMatch(/resources \(1\):\n\s+readme {2}content:\/\/readme {2}text\/markdown/);
     expect(out).toMatch(/prompts \(1\):\n\s+introduce/);
-    expect(out).toMatch(
-      /MCP Inspector: {2}npx @modelcontextprotocol\/inspector \S+node --import file:\S+tsx\S+ \S+dev-server\.ts/,
-    );
+    // The Inspector command that runs on this Node (Node 22 from the registry before 22.19), then the server's.
+    expect(out).toContain(`MCP Inspector:  ${inspectorCommand().join(' ')} `);
+    expect(out).toMatch(/MCP Inspector: .* \S+node --import file:\S+tsx\S+ \S+dev-server\.ts/);
     expect(out).toContain('"mcpServers"');
     cli.child.kill('SIGINT');
     expect(await cli.exited).toBe(0);
