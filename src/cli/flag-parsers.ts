@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MAX_TIMER_MS } from '../option-values.js';
 
 /**
  * The folder as an absolute path. A leading `~` is expanded only by a shell: a desktop client that
@@ -25,6 +26,9 @@ export function resolveFolder(folder: string): string {
 export function flagNumber(value: string): number {
   return /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
 }
+
+/** The longest timer a flag in seconds may set (`--ping-interval`, `--session-idle-timeout`): 2^31-1 ms, in whole s. */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 /**
  * `--ext`: the comma-separated extensions, or undefined when the flag is absent (every supported type).

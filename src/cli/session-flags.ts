@@ -1,6 +1,5 @@
 import type { SessionLimitPolicy } from '../mcp/transports/http/session-map.js';
-import { MAX_TIMER_MS } from '../option-values.js';
-import { flagNumber } from './flag-parsers.js';
+import { flagNumber, MAX_TIMER_SECONDS } from './flag-parsers.js';
 import type { ServeHttpOptions } from './serve.js';
 
 /** The HTTP session flags of `serve`, as commander parses them (strings). */
@@ -13,12 +12,12 @@ export interface SessionFlags {
   sessionLimitPolicy?: string;
 }
 
-/** A whole number of at least `min` given to `flag`. */
-function parseCount(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+/** A whole number of at least `min` (and at most `max`, when given) given to `flag`. */
+function parseCount(flag: string, value: string, min: number, max?: number): number {
   const count = flagNumber(value);
-  if (!Number.isInteger(count) || count < min || count > max)
+  if (!Number.isSafeInteger(count) || count < min || (max !== undefined && count > max))
     throw new Error(
-      `${flag} must be a whole number >= ${min}${max < Number.MAX_SAFE_INTEGER ? ` and <= ${max}` : ''}, got "${value}"`,
+      `${flag} must be a whole number >= ${min}${max === undefined ? '' : ` and <= ${max}`}, got "${value}"`,
     );
   return count;
 }
@@ -41,7 +40,7 @@ export function sessionOptions(
     sessionIdleTimeoutMs:
       opts.sessionIdleTimeout === undefined
         ? undefined
-        : parseCount('--session-idle-timeout', opts.sessionIdleTimeout, 0, Math.floor(MAX_TIMER_MS / 1000)) * 1000,
+        : parseCount('--session-idle-timeout', opts.sessionIdleTimeout, 0, MAX_TIMER_SECONDS) * 1000,
     maxSessions: opts.maxSessions === undefined ? undefined : parseCount('--max-sessions', opts.maxSessions, 1),
     sessionLimitPolicy: opts.sessionLimitPolicy === undefined ? undefined : parsePolicy(opts.sessionLimitPolicy),
   };

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { HttpsOptions } from '../mcp/transports/http/options.js';
-import { MAX_TIMER_MS } from '../option-values.js';
-import { flagNumber } from './flag-parsers.js';
+import { flagNumber, MAX_TIMER_SECONDS } from './flag-parsers.js';
 
 /** The HTTPS and ping flags of `serve`, as commander parses them (strings). */
 export interface TlsFlags {
@@ -63,9 +62,9 @@ export function httpsOptions(flags: TlsFlags): HttpsOptions | undefined {
 export function pingIntervalMs(flags: TlsFlags): number | undefined {
   if (flags.pingInterval === undefined) return undefined;
   const seconds = flagNumber(flags.pingInterval);
-  if (!(seconds >= 0 && seconds * 1000 <= MAX_TIMER_MS)) {
+  if (!(seconds >= 0 && seconds <= MAX_TIMER_SECONDS)) {
     throw new Error(
-      `--ping-interval must be a number of seconds >= 0 and <= ${Math.floor(MAX_TIMER_MS / 1000)}, got "${flags.pingInterval}"`,
+      `--ping-interval must be a number of seconds >= 0 and <= ${MAX_TIMER_SECONDS}, got "${flags.pingInterval}"`,
     );
   }
   return Math.round(seconds * 1000);
