@@ -7,7 +7,9 @@
 // Prints the median instruction count of the runs (each run's count too), all threads and the main thread
 // alone (V8's concurrent marking and compiling run beside it). Each run is bounded by
 // a 400 s timeout, after which the child is killed by its PID. CALLGRIND_KEEP=1 keeps the output file
-// (for callgrind_annotate --inclusive=yes).
+// (for callgrind_annotate --inclusive=yes). CALLGRIND_NODE_ARGS passes Node flags, space-separated:
+// `--no-incremental-marking` keeps V8 from starting a marking cycle just before the answer in some runs and
+// not others, which spreads the library server's counts by ~100 M (docs/performance.md, twelfth round).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,11 +32,21 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w0', version: '1' } },
 };
 
+const NODE_ARGS = process.env.CALLGRIND_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
 async function once() {
   const out = `${tmpdir()}/callgrind-cold-${system}-${process.pid}.out`;
   const child = spawn(
     'valgrind',
-    ['--tool=callgrind', '--dump-instr=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, 'node', ...argv],
+    [
+      '--tool=callgrind',
+      '--dump-instr=no',
+      '--separate-threads=yes',
+      `--callgrind-out-file=${out}`,
+      'node',
+      ...NODE_ARGS,
+      ...argv,
+    ],
     {
       stdio: ['pipe', 'pipe', 'pipe'],
     },

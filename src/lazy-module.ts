@@ -34,6 +34,15 @@ export const nodeHttp = lazyRequire<typeof import('node:http')>('node:http');
 export const nodeHttps = lazyRequire<typeof import('node:https')>('node:https');
 /** `node:os` (~0.7 ms): host name, CPU count and home folder, read on first use. */
 export const nodeOs = lazyRequire<typeof import('node:os')>('node:os');
+/**
+ * `node:fs` and `node:util` read as objects, never imported: an ES import of a built-in builds its whole namespace,
+ * which runs every getter of the module. `fs.promises` then loads the promises API, directory streams, watchers and
+ * readline, and `node:util` on Node 24 streams and worker threads, none of which a stdio server needs at start
+ * (bench W0; docs/performance.md, "Cold start, twelfth round").
+ */
+export const nodeFs = lazyRequire<typeof import('node:fs')>('node:fs');
+/** See {@link nodeFs}. */
+export const nodeUtil = lazyRequire<typeof import('node:util')>('node:util');
 
 /**
  * Imports an optional peer dependency (ESM `import()`), for features that only a subpath needs.

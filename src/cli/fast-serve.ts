@@ -6,7 +6,8 @@
  * goes to commander, so every error message and all help stay commander's. `test/cli/fast-serve.test.ts` checks
  * that both give the action the same values.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { nodeUtil } from '../lazy-module.js';
 import { exitOnFailure } from './cli-failure.js';
 import { CLI_VERSION } from './cli-version.js';
 import { documentLimitFlagNames } from './document-limits.js';
@@ -41,7 +42,7 @@ export function fastServeArgs(args: readonly string[]): FastServe | undefined {
   if (args[0] !== 'serve') return undefined;
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = nodeUtil().parseArgs({
       args: args.slice(1),
       options: FAST_SERVE_OPTIONS,
       strict: true,

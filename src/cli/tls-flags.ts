@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { nodeFs } from '../lazy-module.js';
 import type { HttpsOptions } from '../mcp/transports/http/options.js';
 import { flagNumber, MAX_TIMER_SECONDS } from './flag-parsers.js';
 
@@ -29,7 +29,7 @@ export function addTlsFlags(command: Command): Command {
 
 function readPem(flag: string, file: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return nodeFs().readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
       cause: error,

@@ -2,8 +2,8 @@
  * Builds the record behind one registered file: its public resource (URI, name, announced MIME type)
  * and what a read needs (override, limits, root policy).
  */
-import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { nodeFs } from '../lazy-module.js';
 import type { ConverterRegistry } from '../converters/converter-registry.js';
 import { essenceOf, extensionOf, looksLikeText, mimeTypeFromPath } from '../converters/mime.js';
 import type { DocumentResource, StoredDocument } from './document-types.js';
@@ -27,6 +27,7 @@ export interface EntryInput {
 
 /** Reads up to 8 KiB of a file to tell text from binary; false on any error. */
 function headLooksLikeText(file: string): boolean {
+  const fs = nodeFs();
   try {
     const fd = fs.openSync(file, 'r');
     try {

@@ -6,9 +6,9 @@
  * No glob library: the walk needs no glob of its own (the only patterns are the ignore globs,
  * matched with picomatch per entry), and loading one weighs on cold start (docs/performance.md, W0).
  */
-import fs from 'node:fs';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
-import { lazyRequire } from '../lazy-module.js';
+import { lazyRequire, nodeFs } from '../lazy-module.js';
 import { ALWAYS_IGNORED_DIRECTORIES, hasAllowedExtension, isInside, realpathOrUndefined } from './path-policy.js';
 
 // Loaded with the first folder that has ignore globs.
@@ -48,16 +48,16 @@ export interface FolderScan {
 }
 
 /** The entries of one folder, or none when it cannot be read (permissions, removed meanwhile). */
-function entriesOf(dir: string): fs.Dirent[] {
+function entriesOf(dir: string): Dirent[] {
   try {
-    return fs.readdirSync(dir, { withFileTypes: true });
+    return nodeFs().readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
 
 /** Hidden entries and always-ignored names (links to folders included) are never listed nor entered. */
-function skipped(entry: fs.Dirent): boolean {
+function skipped(entry: Dirent): boolean {
   return entry.name.startsWith('.') || ALWAYS_IGNORED_DIRECTORIES.includes(entry.name);
 }
 
@@ -78,7 +78,7 @@ function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: strin
  * so link cycles end). Broken links and unreadable entries are skipped. Reads no file content.
  */
 export function scanFolder(root: string, options: ScanOptions): FolderScan {
-  const rootReal = fs.realpathSync(root);
+  const rootReal = nodeFs().realpathSync(root);
   const matcher = options.ignore.length > 0 ? loadPicomatch()([...options.ignore], { dot: true }) : undefined;
   const visited = new Set([rootReal]);
   const found: ScannedFile[] = [];
@@ -108,14 +108,14 @@ export function scanFolder(root: string, options: ScanOptions): FolderScan {
         continue;
       }
       if (entry.isFile()) {
-        const stats = fs.statSync(full, { throwIfNoEntry: false });
+        const stats = nodeFs().statSync(full, { throwIfNoEntry: false });
         if (stats?.isFile()) accept(name, stats.size);
         continue;
       }
       if (!entry.isSymbolicLink()) continue;
       const real = realpathOrUndefined(full);
       if (real === undefined || (!options.followSymlinks && !isInside(rootReal, real))) continue;
-      const target = fs.statSync(real, { throwIfNoEntry: false });
+      const target = nodeFs().statSync(real, { throwIfNoEntry: false });
       if (target?.isFile()) accept(name, target.size);
       else if (target?.isDirectory() && options.followSymlinks && !visited.has(real)) {
         visited.add(real);

@@ -2,8 +2,9 @@
  * Path rules shared by folder scans, reads and watching: the root boundary, extension filters and
  * the names that are never exposed.
  */
-import fs from 'node:fs';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
+import { nodeFs } from '../lazy-module.js';
 
 /** Directory names never scanned, at any depth. Dot-files and dot-folders are excluded as well. */
 export const ALWAYS_IGNORED_DIRECTORIES: readonly string[] = ['node_modules'];
@@ -49,16 +50,16 @@ export function hasAllowedExtension(fileName: string, extensions: Pick<ReadonlyS
 /** `fs.realpathSync`, or `undefined` when the path (or a link target on it) does not exist. */
 export function realpathOrUndefined(target: string): string | undefined {
   try {
-    return fs.realpathSync(target);
+    return nodeFs().realpathSync(target);
   } catch {
     return undefined;
   }
 }
 
 /** `fs.statSync` following links, or `undefined` when the path cannot be stat'ed (missing, no permission, bad name). */
-export function statOrUndefined(target: string): fs.Stats | undefined {
+export function statOrUndefined(target: string): Stats | undefined {
   try {
-    return fs.statSync(target);
+    return nodeFs().statSync(target);
   } catch {
     return undefined;
   }

@@ -24,6 +24,10 @@ const LAZY = [
   '@valibot/to-json-schema',
   'node:os', // #30: read by the conversion pool on first use, not when a server makes its document store
   'undici', // Node's own, loaded by the first read of the global Response/fetch (~35 ms on Node 20)
+  // #30: `import fs from 'node:fs'` builds the module's ES namespace, which runs its getters: `ReadStream` loads the
+  // file streams and, where Node's own loader has not (Node >= 22), `promises` loads the promises API with readline,
+  // directory streams and watchers (~4 ms). The document layer reads `node:fs` with `nodeFs()`.
+  'node:fs streams',
 ];
 
 /**
@@ -73,6 +77,7 @@ server.registerTool(defineTool({ name: 'echo', execute: () => 'hi' }));
 await server.start();
 const loaded = new Set(Object.keys(Module._cache).map((file) => file.replace(/.*node_modules\\/((@[^/]+\\/)?[^/]+).*/, '$1')));
 if (process.moduleLoadList.includes('NativeModule os')) loaded.add('node:os');
+if (process.moduleLoadList.includes('NativeModule internal/fs/streams')) loaded.add('node:fs streams');
 if (process.moduleLoadList.includes('NativeModule internal/deps/undici/undici')) loaded.add('undici');
 process.stdout.write(JSON.stringify([...loaded]));
 await server.stop();
@@ -208,6 +213,56 @@ describe('what a one-tool stdio server loads (package root import)', () => {
     expect(made).toBeGreaterThan(0);
     expect(endpoint, lines.join('\n')).toBeGreaterThan(made);
     expect(lines.some((line) => /^STARTED \d+$/.test(line))).toBe(true);
+  });
+
+  // #30 (W0 CLI): an ES import of a built-in runs every getter of its namespace: `node:fs` loads its file streams
+  // (and on Node >= 22 its promises API, readline, directory streams, watchers), and on Node 24 `node:util` loads
+  // worker threads. The CLI reads both with `nodeFs()`/`nodeUtil()`, so it answers before any of them is loaded.
+  it('answers `serve --stdio` before loading the fs streams or worker threads', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'lazy-builtins-'));
+    writeFileSync(join(folder, 'note.md'), '# Note\n');
+    const atFirstWrite = `const write = process.stdout.write.bind(process.stdout);
+      let first = true;
+      process.stdout.write = (chunk, ...rest) => {
+        if (first) {
+          first = false;
+          const found = process.moduleLoadList.filter((name) => /^NativeModule (internal\\/fs\\/streams|worker_threads)$/.test(name));
+          process.stderr.write('BUILTINS ' + JSON.stringify(found) + '\\n');
+        }
+        return write(chunk, ...rest);
+      };`;
+    const cli = spawn(
+      process.execPath,
+      [
+        '--import',
+        `data:text/javascript,${encodeURIComponent(atFirstWrite)}`,
+        'dist/cli/main.js',
+        'serve',
+        '--stdio',
+        '-q',
+        folder,
+      ],
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    const timer = setTimeout(() => cli.kill('SIGKILL'), 20_000);
+    try {
+      let stderr = '';
+      cli.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const answered = new Promise<void>((resolve) => cli.stdout.once('data', () => resolve()));
+      cli.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+      );
+      await answered;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(
+        stderr.split('\n').find((line) => line.startsWith('BUILTINS ')),
+        stderr,
+      ).toBe('BUILTINS []');
+    } finally {
+      clearTimeout(timer);
+      cli.kill('SIGKILL');
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   // #30 (W0 CLI, W8): a Markdown document is text by its name and its bytes; only a PDF signature would
