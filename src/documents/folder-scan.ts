@@ -78,7 +78,8 @@ function ignoredBy(matcher: ((name: string) => boolean) | undefined, name: strin
  * so link cycles end). Broken links and unreadable entries are skipped. Reads no file content.
  */
 export function scanFolder(root: string, options: ScanOptions): FolderScan {
-  const rootReal = nodeFs().realpathSync(root);
+  const fs = nodeFs();
+  const rootReal = fs.realpathSync(root);
   const matcher = options.ignore.length > 0 ? loadPicomatch()([...options.ignore], { dot: true }) : undefined;
   const visited = new Set([rootReal]);
   const found: ScannedFile[] = [];
@@ -108,14 +109,14 @@ export function scanFolder(root: string, options: ScanOptions): FolderScan {
         continue;
       }
       if (entry.isFile()) {
-        const stats = nodeFs().statSync(full, { throwIfNoEntry: false });
+        const stats = fs.statSync(full, { throwIfNoEntry: false });
         if (stats?.isFile()) accept(name, stats.size);
         continue;
       }
       if (!entry.isSymbolicLink()) continue;
       const real = realpathOrUndefined(full);
       if (real === undefined || (!options.followSymlinks && !isInside(rootReal, real))) continue;
-      const target = nodeFs().statSync(real, { throwIfNoEntry: false });
+      const target = fs.statSync(real, { throwIfNoEntry: false });
       if (target?.isFile()) accept(name, target.size);
       else if (target?.isDirectory() && options.followSymlinks && !visited.has(real)) {
         visited.add(real);
