@@ -59,8 +59,11 @@ export async function runServe(
   if (opts.stdio && (opts.authIssuer || opts.authAudience || opts.authScope)) {
     throw new Error('--auth-issuer (and --auth-audience, --auth-scope) need HTTP: drop --stdio');
   }
+  // Before the files are read: with --stdio, a missing certificate is not the mistake to report.
+  if (opts.stdio && (opts.httpsCert || opts.httpsKey || opts.httpsCa)) {
+    throw new Error('--https-cert, --https-key and --https-ca need HTTP: drop --stdio');
+  }
   const https = httpsOptions(opts);
-  if (opts.stdio && https) throw new Error('--https-cert and --https-key need HTTP: drop --stdio');
   // With --redis the cluster keeps the disabled set; --state-file would take it over (one replica's file).
   const stateFile = opts.stateFile
     ? path.resolve(opts.stateFile)

@@ -28,13 +28,20 @@ export function addTlsFlags(command: Command): Command {
 }
 
 function readPem(flag: string, file: string): string {
+  let text: string;
   try {
-    return nodeFs().readFileSync(file, 'utf8');
+    text = nodeFs().readFileSync(file, 'utf8');
   } catch (error) {
     throw new Error(`${flag}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, {
       cause: error,
     });
   }
+  // Without this, a wrong file (DER, a key given as the certificate's folder...) fails when the server starts, with
+  // OpenSSL's "PEM routines::no start line", which names neither the flag nor the file.
+  if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) {
+    throw new Error(`${flag}: ${file} is not a PEM file (no "-----BEGIN ...-----" line)`);
+  }
+  return text;
 }
 
 /**

@@ -97,6 +97,15 @@ describe('CLI flag values', () => {
       'Error: --session-idle-timeout, --max-sessions and --session-limit-policy need HTTP: drop --stdio',
     ],
     [['serve', '--stdio', '--admin-token', 'x', 'docs'], 'Error: --admin-token needs HTTP: drop --stdio'],
+    // Refused for the transport before the files are read (it said "cannot read /nope (ENOENT)").
+    [
+      ['serve', '--stdio', '--https-cert', '/nope', '--https-key', '/nope', 'docs'],
+      'Error: --https-cert, --https-key and --https-ca need HTTP: drop --stdio',
+    ],
+    [
+      ['serve', '--stdio', '--https-ca', '/nope', 'docs'],
+      'Error: --https-cert, --https-key and --https-ca need HTTP: drop --stdio',
+    ],
     [
       ['serve', '--stdio', '--ext', ',', 'docs'],
       'Error: --ext must name at least one extension (e.g. md,txt), got ","',

@@ -131,4 +131,19 @@ describe('mcp-toolkit serve --https-cert --https-key', () => {
     expect(await exitWithin(lone, 10_000)).toBe(1);
     expect(stderr).toContain('HTTPS needs both --https-cert <file> and --https-key <file>');
   });
+
+  // A wrong file failed when the server started, with OpenSSL's "PEM routines::no start line" naming no flag or file.
+  it('refuses a file that is not PEM, naming the flag and the file', async () => {
+    const notPem = path.join(dir, 'not-pem.txt');
+    writeFileSync(notPem, 'plain words\n');
+    const wrong = spawn(
+      process.execPath,
+      [CLI, 'serve', '--http', '--port', '0', '--https-cert', notPem, '--https-key', path.join(dir, 'key.pem'), dir],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    wrong.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    expect(await exitWithin(wrong, 10_000)).toBe(1);
+    expect(stderr).toContain(`--https-cert: ${notPem} is not a PEM file`);
+  });
 });
