@@ -94,8 +94,8 @@ export function checkDocumentStoreOptions(options: DocumentStoreOptions): void {
 
 /**
  * Checks a `registerDocument` / `registerFolder` argument (a path or a config) and returns the config.
- * @throws InvalidOptionsError for an argument that is neither a path nor a config object, an unknown key,
- *   or a value of the wrong type or range.
+ * @throws InvalidOptionsError for an argument that is neither a path nor a config object (a `URL` included), a
+ *   config without `path`, an unknown key, or a value of the wrong type or range.
  */
 export function documentConfig<C extends FileDocumentConfig | FolderDocumentConfig>(
   kind: 'registerDocument' | 'registerFolder',
@@ -108,5 +108,11 @@ export function documentConfig<C extends FileDocumentConfig | FolderDocumentConf
   const folder = kind === 'registerFolder';
   assertKnownOptions(`${kind} option`, pathOrConfig, folder ? FOLDER_DOCUMENT_CONFIG_KEYS : FILE_DOCUMENT_CONFIG_KEYS);
   checkOptionValues(`${kind} option`, pathOrConfig, (folder ? FOLDER_RULES : FILE_RULES) as ValueRules<C>);
+  // A URL has no own keys, so it passed as an empty config and was refused as "the path is empty" of the working
+  // directory; so was a config that forgot `path`.
+  if (pathOrConfig.path === undefined) {
+    const hint = pathOrConfig instanceof URL ? 'For a file: URL, pass fileURLToPath(url) from node:url.' : '';
+    throw invalidOptionValue(kind, 'argument', 'a path or a config object { path, ... }', pathOrConfig, hint);
+  }
   return pathOrConfig;
 }

@@ -232,6 +232,14 @@ describe('document options', () => {
       expect(refusal(() => store.registerDocument(undefined as never)).message).toContain(
         'registerDocument argument must be a path or a config object',
       );
+      // A URL (no own keys) and a config without `path` were refused as "the path is empty" of the working directory.
+      const url = refusal(() => store.registerDocument(new URL('file:///etc/hostname') as never));
+      expect(url.message).toBe(
+        'registerDocument argument must be a path or a config object { path, ... }, got a URL. For a file: URL, pass fileURLToPath(url) from node:url.',
+      );
+      expect(refusal(() => store.registerFolder({ title: 'Docs' } as never)).message).toBe(
+        'registerFolder argument must be a path or a config object { path, ... }, got an object.',
+      );
     } finally {
       await store.close();
     }
