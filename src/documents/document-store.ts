@@ -3,6 +3,7 @@
  * lazy reads through converters, change events and optional watching.
  */
 import { checkDocumentStoreOptions, documentConfig } from './document-options.js';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ConverterRegistry, createDefaultConverters } from '../converters/converter-registry.js';
@@ -201,7 +202,7 @@ export class DocumentStore {
     const stats = config.path ? statOrUndefined(absolute) : undefined;
     if (!stats?.isFile()) {
       const why = !config.path ? 'the path is empty' : stats === undefined ? 'no such file' : 'not a regular file';
-      const hint = stats?.isDirectory() ? ' (it is a directory: use registerFolder)' : '';
+      const hint = stats?.isDirectory() ? ' (it is a directory: use registerFolder)' : tildeHint(config.path, stats);
       throw new InvalidPathError('NOT_A_FILE', absolute, `Cannot register document ${absolute}: ${why}${hint}`);
     }
     const doc = makeStoredDocument(
@@ -235,7 +236,11 @@ export class DocumentStore {
     const stats = config.path ? statOrUndefined(root) : undefined;
     if (!stats?.isDirectory()) {
       const why = !config.path ? 'the path is empty' : stats === undefined ? 'no such directory' : 'not a directory';
-      throw new InvalidPathError('NOT_A_DIRECTORY', root, `Cannot register folder ${root}: ${why}`);
+      throw new InvalidPathError(
+        'NOT_A_DIRECTORY',
+        root,
+        `Cannot register folder ${root}: ${why}${tildeHint(config.path, stats)}`,
+      );
     }
     const extensions = normalizeExtensions(config.extensions ?? []);
     const registration: FolderRegistration = {
@@ -543,4 +548,11 @@ export class DocumentStore {
 function statMark(file: string): string {
   const stats = statOrUndefined(file);
   return stats ? `${stats.size}:${stats.mtimeMs}` : '';
+}
+
+/** For a missing path that starts with `~`: only a shell expands it (the CLI says the same of its folder). */
+function tildeHint(given: string | undefined, stats: Stats | undefined): string {
+  return stats === undefined && given !== undefined && /^~(\/|$)/.test(given)
+    ? ' (a leading "~" is expanded only by a shell: join os.homedir() to the rest of the path)'
+    : '';
 }

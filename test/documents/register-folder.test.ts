@@ -162,6 +162,14 @@ describe('registerFolder', () => {
     expect(events).toEqual([]);
   });
 
+  // Only a shell expands "~": a missing path starting with it says so, as the CLI does for its folder.
+  it('says that "~" is not expanded when such a path is missing', () => {
+    const hint = 'a leading "~" is expanded only by a shell';
+    expect(() => store.registerFolder('~/no-such-folder-here')).toThrow(hint);
+    expect(() => store.registerDocument('~/no-such-file-here.md')).toThrow(hint);
+    expect(() => store.registerFolder(path.join(base, 'nope'))).not.toThrow(hint);
+  });
+
   it('registers nothing and emits nothing when no file matches', async () => {
     await writeFile(root, 'only.json', '{}');
     expect(store.registerFolder({ path: root, extensions: ['md'] })).toEqual([]);
