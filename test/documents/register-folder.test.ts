@@ -55,6 +55,14 @@ describe('registerFolder', () => {
     expect(resources.map((r) => r.name)).toEqual(['B.MD', 'a.md', 'c.txt', 'e.Txt']);
   });
 
+  // docs/documents.md: a folder scan never serves a file without an extension; registerDocument does.
+  it('never serves a file without an extension, whatever `extensions` says', async () => {
+    await writeFile(root, 'Makefile', 'all:');
+    await writeFile(root, 'a.md', 'x');
+    expect(store.registerFolder({ path: root, extensions: ['', 'md'] }).map((r) => r.name)).toEqual(['a.md']);
+    expect(store.registerDocument(path.join(root, 'Makefile')).name).toBe('Makefile');
+  });
+
   it('defaults to every supported type and leaves the rest out', async () => {
     const supported = ['a.md', 'b.txt', 'c.json', 'd.csv', 'e.yaml', 'f.html', 'h.ts', 'i.py', 'j.png'];
     for (const name of supported) await writeFile(root, name, name.endsWith('.png') ? PNG_1X1 : 'x');
