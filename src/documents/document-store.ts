@@ -194,7 +194,8 @@ export class DocumentStore {
    * Registers one file. Name defaults to the basename. Re-registering the same path replaces the entry.
    * Emits one `list_changed`.
    * @throws InvalidPathError `NOT_A_FILE` when the path is missing or not a regular file (directories included)
-   * @throws InvalidOptionsError when the config has a key {@link FileDocumentConfig} does not define or a value of the wrong type
+   * @throws InvalidOptionsError when the argument is neither a path nor a config with `path` (a `URL` included), or the
+   *   config has a key {@link FileDocumentConfig} does not define or a value of the wrong type
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
     const config = documentConfig('registerDocument', pathOrConfig);
@@ -227,7 +228,8 @@ export class DocumentStore {
    * Registers every matching file under a folder (recursive), each named by its path relative to the folder.
    * Returns the registered entries (sorted by name). Emits one `list_changed` for the batch, none when nothing matched.
    * @throws InvalidPathError `NOT_A_DIRECTORY` when the path is missing or not a directory
-   * @throws InvalidOptionsError when the config has a key {@link FolderDocumentConfig} does not define, or a value of the
+   * @throws InvalidOptionsError when the argument is neither a path nor a config with `path` (a `URL` included), or the
+   *   config has a key {@link FolderDocumentConfig} does not define, or a value of the
    *   wrong type or range (`extensions: 'md'` instead of `['md']`, a negative `maxFileSizeBytes`)
    */
   registerFolder(pathOrConfig: string | FolderDocumentConfig): DocumentResource[] {

@@ -195,6 +195,8 @@ export abstract class BaseMcpServer {
    * Registers one file as a resource, read lazily on `resources/read`. The name
    * defaults to the file's basename. Allowed after `start()` (clients get `list_changed`).
    * @throws InvalidPathError (`NOT_A_FILE`) when the path is missing or not a file.
+   * @throws InvalidOptionsError when the argument is neither a path nor a config with `path` (a `URL` included), or the
+   *   config has an unknown key or a value of the wrong type.
    * @throws DuplicateResourceError when a resource registered with `registerResource` has the file's URI.
    */
   registerDocument(pathOrConfig: string | FileDocumentConfig): DocumentResource {
@@ -206,6 +208,8 @@ export abstract class BaseMcpServer {
    * its path relative to the folder. No match registers nothing. The folder is also exposed
    * as a resource template `file:///<root>/{+path}` whose `path` completes to its documents.
    * @throws InvalidPathError (`NOT_A_DIRECTORY`) when the path is missing or not a directory.
+   * @throws InvalidOptionsError when the argument is neither a path nor a config with `path` (a `URL` included), or the
+   *   config has an unknown key or a value of the wrong type or range.
    * @throws DuplicateResourceError when a resource registered with `registerResource` has the URI of a
    *   file found, or a template registered with `registerResourceTemplate` has the folder's URI template
    *   (nothing is registered); a file appearing later at a resource's URI is left out with a warning.
