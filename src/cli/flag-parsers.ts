@@ -1,6 +1,7 @@
 // Flag parsers shared by the commands that serve (`serve`, `gateway`).
 import path from 'node:path';
-import { nodeFs, nodeOs } from '../lazy-module.js';
+import { tildeExpansion } from '../documents/path-policy.js';
+import { nodeFs } from '../lazy-module.js';
 import { MAX_TIMER_MS } from '../option-values.js';
 
 /**
@@ -8,8 +9,8 @@ import { MAX_TIMER_MS } from '../option-values.js';
  * starts this command passes it as is, so one that names no existing folder gets the full path to use.
  */
 export function resolveFolder(folder: string): string {
-  if (/^~(\/|$)/.test(folder) && !nodeFs().existsSync(folder)) {
-    const home = path.join(nodeOs().homedir(), folder.slice(1));
+  const home = tildeExpansion(folder);
+  if (home !== undefined && !nodeFs().existsSync(folder)) {
     throw new Error(
       `the folder "${folder}" starts with "~", which only a shell expands (a desktop MCP client passes it as is): give the full path, e.g. ${home}`,
     );

@@ -25,7 +25,7 @@ import type {
 } from './document-types.js';
 import { DeferredWatcher } from './deferred-watcher.js';
 import { type ExtensionFilter, scanFolder, type ScannedFile, type ScanOptions } from './folder-scan.js';
-import { normalizeExtensions, statOrUndefined } from './path-policy.js';
+import { normalizeExtensions, statOrUndefined, tildeExpansion } from './path-policy.js';
 import { loadOnce } from '../lazy-module.js';
 
 export type {
@@ -552,9 +552,10 @@ function statMark(file: string): string {
   return stats ? `${stats.size}:${stats.mtimeMs}` : '';
 }
 
-/** For a missing path that starts with `~`: only a shell expands it (the CLI says the same of its folder). */
+/** For a missing path that starts with `~`, the full path to give instead (the CLI says the same of its folder). */
 function tildeHint(given: string | undefined, stats: Stats | undefined): string {
-  return stats === undefined && given !== undefined && /^~(\/|$)/.test(given)
-    ? ' (a leading "~" is expanded only by a shell: join os.homedir() to the rest of the path)'
-    : '';
+  const meant = stats === undefined && given !== undefined ? tildeExpansion(given) : undefined;
+  return meant === undefined
+    ? ''
+    : ` (it starts with "~", which only a shell expands: give the full path, e.g. ${meant})`;
 }

@@ -4,7 +4,7 @@
  */
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { nodeFs } from '../lazy-module.js';
+import { nodeFs, nodeOs } from '../lazy-module.js';
 
 /** Directory names never scanned, at any depth. Dot-files and dot-folders are excluded as well. */
 export const ALWAYS_IGNORED_DIRECTORIES: readonly string[] = ['node_modules'];
@@ -45,6 +45,14 @@ export function hasAllowedExtension(fileName: string, extensions: Pick<ReadonlyS
     if (extensions.has(base.slice(dot + 1))) return true;
   }
   return false;
+}
+
+/**
+ * The path meant by one that starts with `~` (only a shell expands it, and a desktop MCP client passes it as is), or
+ * undefined for any other path.
+ */
+export function tildeExpansion(given: string): string | undefined {
+  return /^~(\/|$)/.test(given) ? path.join(nodeOs().homedir(), given.slice(1)) : undefined;
 }
 
 /** `fs.realpathSync`, or `undefined` when the path (or a link target on it) does not exist. */

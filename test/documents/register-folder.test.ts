@@ -172,7 +172,7 @@ describe('registerFolder', () => {
 
   // Only a shell expands "~": a missing path starting with it says so, as the CLI does for its folder.
   it('says that "~" is not expanded when such a path is missing', () => {
-    const hint = 'a leading "~" is expanded only by a shell';
+    const hint = 'which only a shell expands';
     expect(() => store.registerFolder('~/no-such-folder-here')).toThrow(hint);
     expect(() => store.registerDocument('~/no-such-file-here.md')).toThrow(hint);
     expect(() => store.registerFolder(path.join(base, 'nope'))).not.toThrow(hint);
