@@ -17,7 +17,7 @@ import { basename } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { distUrl } from './lib/dist.mjs';
-import { coldServer } from './lib/cold-server.mjs';
+import { coldServer, INITIALIZE_LINE } from './lib/cold-server.mjs';
 
 const [system, runs = '1'] = process.argv.slice(2);
 const COLD = ['ours-root', 'raw-v2', 'raw-v1'];
@@ -25,12 +25,6 @@ if (!COLD.includes(system) && system !== 'cli') throw new Error(`usage: <${COLD.
 const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
 const argv =
   system === 'cli' ? [fileURLToPath(distUrl('cli/main.js')), 'serve', '--stdio', '-q', DOCS] : [coldServer(system)];
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w0', version: '1' } },
-};
 
 const NODE_ARGS = process.env.CALLGRIND_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 
@@ -52,7 +46,7 @@ async function once() {
     },
   );
   const timer = setTimeout(() => child.kill('SIGKILL'), 400_000);
-  child.stdin.write(`${JSON.stringify(INITIALIZE)}\n`);
+  child.stdin.write(INITIALIZE_LINE);
   let text = '';
   let errors = '';
   child.stderr.setEncoding('utf8').on('data', (chunk) => (errors += chunk));

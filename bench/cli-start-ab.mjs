@@ -8,17 +8,12 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { INITIALIZE_LINE } from './lib/cold-server.mjs';
 import { median } from './lib/stats.mjs';
 
 const [a, b, pairs = '40'] = process.argv.slice(2);
 if (!a || !b) throw new Error('usage: <A dist/cli/main.js> <B dist/cli/main.js> [pairs]');
 const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
-const INITIALIZE = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ab', version: '1' } },
-})}\n`;
 
 /** One spawn of `cli`: ms from spawn to the first byte of its answer. */
 function once(cli) {
@@ -36,7 +31,7 @@ function once(cli) {
       if (ms === undefined) reject(new Error(`${cli} exited without answering`));
       else resolve(ms);
     });
-    child.stdin.write(INITIALIZE);
+    child.stdin.write(INITIALIZE_LINE);
   });
 }
 

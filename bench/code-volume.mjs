@@ -17,7 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseAst } from 'rolldown/parseAst';
-import { coldServer } from './lib/cold-server.mjs';
+import { coldServer, INITIALIZE_LINE } from './lib/cold-server.mjs';
 import { distUrl } from './lib/dist.mjs';
 import { median, num, table } from './lib/stats.mjs';
 
@@ -96,15 +96,9 @@ const totalBytes = [...files.values()].reduce((sum, { source }) => sum + source.
 
 // 2. What the W0 server runs of it: answer `initialize`, then close stdin so that it stops and writes its coverage.
 const coverageDir = path.join(work, 'coverage');
-const initialize = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'code-volume', version: '1' } },
-});
 await run([coldServer('ours-root')], {
   env: { NODE_V8_COVERAGE: coverageDir },
-  stdin: `${initialize}\n`,
+  stdin: INITIALIZE_LINE,
   done: (out) => out.includes('"id":1'),
 });
 const unused = neverCalledBytes(coverageDir, files);

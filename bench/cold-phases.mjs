@@ -10,16 +10,11 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { INITIALIZE_LINE } from './lib/cold-server.mjs';
 import { median, num, table } from './lib/stats.mjs';
 
 const spawns = Number(process.argv[2] ?? 20);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const INIT = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w0', version: '1' } },
-})}\n`;
 const SYSTEMS = ['ours-root-phases', 'raw-v2-phases'].map((name) => ({
   name,
   file: fileURLToPath(new URL(`servers/cold/${name}.mjs`, import.meta.url)),
@@ -47,7 +42,7 @@ function once(file) {
       clearTimeout(guard);
       reject(new Error(`${file} exited (${signal ?? code}) before it answered: ${stderr}`));
     });
-    child.stdin.write(INIT);
+    child.stdin.write(INITIALIZE_LINE);
   });
 }
 

@@ -7,6 +7,14 @@ import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** The line a cold-start bench sends a fresh server: `initialize` (handshake era, id 1), newline-terminated. */
+export const INITIALIZE_LINE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'w0', version: '1' } },
+})}\n`;
+
 /**
  * Cold-start scripts that follow MCP_TOOLKIT_DIST: they import that build and its checkout's node_modules (zod, the
  * SDK), so both sides of bench/import-cost.mjs load the same SDK copy.
